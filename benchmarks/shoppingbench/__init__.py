@@ -1,0 +1,1 @@
+"""ShoppingBench: the agentic shopping benchmark (data, formats, generators, prompts)."""

@@ -1,0 +1,215 @@
+"""The one trajectory format: what every episode leaves behind, whoever played it.
+
+A run directory holds `manifest.json` (RunManifest) and `episodes/<episode_id>.jsonl`. Each episode file is a
+stream of events appended as they happen: one `start`, then one `step` per tool call, then one `end` when the
+episode finishes. A file without `end` is an unfinished episode (a crash or a kill), which resume reruns.
+
+Model runs, outside MCP clients served by `shopbench serve`, and humans in the TUI all write this format, so the
+scorers, reports and replay treat them alike. `shopbench schema` exports it as JSON Schema.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, TypeAdapter
+
+SCHEMA_VERSION = 1
+MANIFEST_FILE = "manifest.json"
+EPISODES_DIR = "episodes"
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class AgentInfo(BaseModel):
+    """Who played the episode."""
+
+    kind: Literal["model", "human", "mcp-client", "baseline"]
+    name: str
+    """Model spec (e.g. "llama-cpp:smollm2"), player name, or MCP client name."""
+    details: dict[str, Any] = Field(default_factory=dict)
+    """Free-form identity: model file hash, client version, ..."""
+
+
+class StartEvent(BaseModel):
+    event: Literal["start"] = "start"
+    version: int = SCHEMA_VERSION
+    episode_id: str
+    benchmark: str
+    """"shoppingbench", "shopping-mmlu", "intentionqa", "session-intent"."""
+    task_set: str
+    task_id: str
+    intent: str | None = None
+    """ShoppingBench intent, or the QA task name."""
+    epoch: int = 0
+    world: str | None = None
+    """World name and content hash (ShoppingBench only)."""
+    instruction: str
+    """Exactly what the agent was told."""
+    agent: AgentInfo
+    max_steps: int
+    started_at: datetime = Field(default_factory=now)
+
+
+class Usage(BaseModel):
+    """What one model call cost, when the agent reports it."""
+
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    latency_s: float | None = None
+    cost_usd: float | None = None
+
+
+class StepEvent(BaseModel):
+    event: Literal["step"] = "step"
+    index: int
+    """0-based step number."""
+    tool: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    observation: Any = None
+    """What the tool returned (JSON), or the error text when `is_error`."""
+    is_error: bool = False
+    thought: str | None = None
+    """The agent's reasoning before this call, when it supplies it."""
+    usage: Usage | None = None
+    started_at: datetime = Field(default_factory=now)
+    ended_at: datetime = Field(default_factory=now)
+
+
+EndStatus = Literal["terminated", "step_limit", "submitted", "abandoned", "error"]
+
+
+class EndEvent(BaseModel):
+    event: Literal["end"] = "end"
+    status: EndStatus
+    """terminated: the agent called terminate; submitted: a QA answer was given; step_limit: out of steps;
+    abandoned: the client went away; error: the harness failed (the message says why)."""
+    terminate_status: str | None = None
+    """The status argument of `terminate` (success / failure)."""
+    recommended: str | None = None
+    """The product_ids string of the LAST recommend_product call, exactly as passed (ShoppingBench)."""
+    answer: str | None = None
+    """The raw submitted answer (question benchmarks)."""
+    message: str | None = None
+    steps: int = 0
+    ended_at: datetime = Field(default_factory=now)
+
+
+TrajectoryEvent = Annotated[StartEvent | StepEvent | EndEvent, Field(discriminator="event")]
+_EVENT = TypeAdapter(TrajectoryEvent)
+
+
+class Trajectory(BaseModel):
+    """One episode read back from its file."""
+
+    start: StartEvent
+    steps: list[StepEvent] = Field(default_factory=list)
+    end: EndEvent | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.end is not None
+
+    @property
+    def episode_id(self) -> str:
+        return self.start.episode_id
+
+
+class RunManifest(BaseModel):
+    """Everything needed to reproduce a run, written once when it starts and updated as it goes."""
+
+    version: int = SCHEMA_VERSION
+    run_id: str
+    benchmark: str
+    task_set: str | None = None
+    created_at: datetime = Field(default_factory=now)
+    agent: AgentInfo
+    parameters: dict[str, Any] = Field(default_factory=dict)
+    """Temperature, seed, max steps, prompting protocol, epochs, ..."""
+    prompts: dict[str, str] = Field(default_factory=dict)
+    """Prompt name → sha256 of its text."""
+    world: dict[str, Any] | None = None
+    packages: dict[str, str] = Field(default_factory=dict)
+    git_revision: str | None = None
+    notes: dict[str, Any] = Field(default_factory=dict)
+
+
+class TrajectoryWriter:
+    """Appends events to one episode file, flushing each so a crash loses at most the step in flight."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+
+    def write(self, event: StartEvent | StepEvent | EndEvent) -> None:
+        line = event.model_dump_json() + "\n"
+        with open(self.path, "a", encoding="utf-8") as handle:
+            handle.write(line)
+            handle.flush()
+            os.fsync(handle.fileno())
+
+
+def episode_path(run_dir: Path, episode_id: str) -> Path:
+    return Path(run_dir) / EPISODES_DIR / f"{episode_id}.jsonl"
+
+
+def read_trajectory(path: Path) -> Trajectory:
+    """Read an episode file. A torn last line (a crash mid-write) is ignored; any other bad line is an error."""
+    start: StartEvent | None = None
+    steps: list[StepEvent] = []
+    end: EndEvent | None = None
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            event = _EVENT.validate_json(line)
+        except ValueError as error:
+            if number == len(lines):
+                break
+            raise ValueError(f"{path}:{number}: not a trajectory event ({str(error).splitlines()[0]})") from None
+        if isinstance(event, StartEvent):
+            start = event
+        elif isinstance(event, StepEvent):
+            steps.append(event)
+        else:
+            end = event
+    if start is None:
+        raise ValueError(f"{path}: no start event")
+    return Trajectory(start=start, steps=steps, end=end)
+
+
+def iter_episode_files(run_dir: Path) -> list[Path]:
+    return sorted((Path(run_dir) / EPISODES_DIR).glob("*.jsonl"))
+
+
+def read_manifest(run_dir: Path) -> RunManifest:
+    return RunManifest.model_validate_json((Path(run_dir) / MANIFEST_FILE).read_text(encoding="utf-8"))
+
+
+def write_manifest(run_dir: Path, manifest: RunManifest) -> None:
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    tmp = run_dir / (MANIFEST_FILE + ".tmp")
+    tmp.write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
+    tmp.replace(run_dir / MANIFEST_FILE)
+
+
+def json_schema() -> dict[str, Any]:
+    """JSON Schema of the episode-file events and the manifest, generated from the models."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"shopbench trajectory v{SCHEMA_VERSION}",
+        "episode_event": _EVENT.json_schema(),
+        "manifest": RunManifest.model_json_schema(),
+    }
+
+
+def dump_json_schema(path: Path) -> None:
+    Path(path).write_text(json.dumps(json_schema(), indent=2), encoding="utf-8")

@@ -1,0 +1,1 @@
+"""The `shopbench` command (composition root only)."""

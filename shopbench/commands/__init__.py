@@ -1,0 +1,1 @@
+"""One module per `shopbench` subcommand; each exposes `register(app: typer.Typer)`."""
