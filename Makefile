@@ -1,6 +1,11 @@
 # Two entry points: `make demo` (the main job on embedded defaults) and `make test` (the whole suite).
 PYTHON ?= python3
 VENV := .venv
+# llama-cpp-python compiles llama.cpp from source: use every core.
+export CMAKE_BUILD_PARALLEL_LEVEL ?= $(shell nproc)
+# Model hubs are never reached at run time.
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 
