@@ -1,0 +1,422 @@
+"""Catalog generator: writes a world's catalog.jsonl.gz in the official corpus format (SPEC §1.1), streaming.
+
+Product i is drawn from its own random stream (seeded by seed and i), so the first products of a catalog do not
+depend on its size and 2.5M products need no more memory than 5,000. Three sources are mixed:
+- templates (vocab.KINDS): title, attributes, SKU options and price all come from the same draws, so they agree;
+- real Amazon product names (IntentionQA, MIT) with attributes read back from the title's own words;
+- the 143 real Lazada records of the official knowledge tasks (Apache-2.0), resold by other shops at other prices.
+About one product in seven is a near-duplicate of a recent one that differs in one attribute, the price or the
+shop, so an agent must open product details to tell them apart.
+"""
+
+from __future__ import annotations
+
+import gzip
+import html
+import io
+import json
+import multiprocessing
+import os
+import random
+import re
+import zlib
+from collections.abc import Iterator
+from functools import cache
+from itertools import product as cartesian
+from pathlib import Path
+from types import SimpleNamespace
+from typing import IO, cast
+
+from benchmarks.jsonl import read_jsonl
+from benchmarks.shoppingbench.schema import SERVICES, Product, product_contents
+from benchmarks.shoppingbench.worldgen.vocab import COLORS, KINDS, Kind
+
+GENERATOR_VERSION = "1"
+"""Bump when a change alters the products a seed yields (the default world's folder name carries it)."""
+
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+LAZADA_RECORDS = PACKAGE_ROOT / "shoppingbench" / "data" / "official" / "products_from_web_test_rewards.jsonl"
+AMAZON_NAME_FILES = tuple(PACKAGE_ROOT / "intentionqa" / "data" / f"QA_fullInfo_task{n}.jsonl" for n in (1, 2))
+
+MAX_TEXT = 2000
+MAX_SKU_OPTIONS = 9
+BASE_SHOPS = 300
+PRODUCTS_PER_NEW_SHOP = 12
+LAZADA_EVERY = 35
+NEAR_DUPLICATE_RATE = 0.15
+AMAZON_RATE = 0.12
+
+AMAZON_KINDS: tuple[tuple[str, str, tuple[float, float]], ...] = (
+    (r"\bwatch(es)?\b", "Watches Sunglasses Jewellery > Watches > Fashion Watches", (299, 8999)),
+    (r"\b(earrings?|studs?)\b", "Fashion Accessories > Jewelry > Earrings", (79, 2999)),
+    (r"\b(necklace|pendant|choker)\b", "Fashion Accessories > Jewelry > Necklaces", (99, 4999)),
+    (r"\b(bracelet|bangle|anklet|charm|beads?)\b", "Fashion Accessories > Jewelry > Bracelets", (79, 3999)),
+    (r"\brings?\b", "Fashion Accessories > Jewelry > Rings", (99, 5999)),
+    (r"\b(cable|charger|adapter|usb|hdmi)\b", "Electronics Parts & Accessories > Cables & Chargers > Adapters",
+     (79, 1499)),
+    (r"\b(screen|digitizer|lcd|battery|keyboard)\b", "Electronics Parts & Accessories > Replacement Parts > Parts",
+     (299, 4999)),
+    (r"\b(t-shirt|tee|shirt|dress|hoodie|costume|tank top|pajama|leggings)\b",
+     "Women's Clothing > Tops > Casual Wear", (149, 1999)),
+    (r"\b(sandals?|shoes?|boots?|sneakers?|slippers?|flip flop)\b", "Women's Shoes > Casual Shoes > Sandals",
+     (199, 3999)),
+    (r"\b(wallet|backpack|bag|purse|case)\b", "Bags and Travel > Small Leather Goods > Wallets & Cases", (99, 2999)),
+    (r"\b(hat|cap|scarf|gloves|belt|sunglasses)\b", "Fashion Accessories > Accessories > Hats & Belts", (99, 1499)),
+)
+MATERIAL_WORDS = ("sterling silver", "stainless steel", "gold plated", "rose gold", "titanium", "leather", "cotton",
+                  "silicone", "alloy", "crystal", "pearl", "turquoise", "wood", "nylon", "polyester", "ceramic",
+                  "copper", "brass", "tungsten", "rubber")
+SIZE_RE = re.compile(r"\bsize[: ]+(\d{1,2}(?:\.5)?|xxs|xs|s|m|l|xl|xxl|2xl|3xl|small|medium|large)\b")
+PACK_RE = re.compile(r"\b(?:pack of (\d{1,3})|(\d{1,3})[- ]?(?:pack|pcs|pieces)\b)")
+COLOR_RE = re.compile(r"\b(" + "|".join(re.escape(c) for c in COLORS) + r")\b")
+CATEGORY_L1 = tuple(sorted({k.category.split(" > ")[0] for k in KINDS} | {c.split(" > ")[0] for _, c, _ in
+                                                                           AMAZON_KINDS}))
+
+
+CHUNK = 5_000
+PARALLEL_FROM = 50_000
+
+
+def generate_catalog(path: Path, n_products: int, seed: int, *, workers: int | None = None) -> None:
+    """Write n_products official corpus lines to `path` (gzip), atomically: a partial file never has the final name.
+
+    Large catalogs are drawn in chunks by a process pool, a bounded number of chunks in flight at a time, and
+    written in order, so the file is the same whatever the number of workers.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    chunks = [(seed, start, min(start + CHUNK, n_products)) for start in range(0, n_products, CHUNK)]
+    workers = workers or os.cpu_count() or 1
+    with open(partial, "wb") as raw, _deterministic_gzip(raw) as handle:
+        if n_products < PARALLEL_FROM or workers == 1:
+            for chunk in chunks:
+                handle.write(_corpus_lines(chunk))
+        else:
+            with multiprocessing.get_context("spawn").Pool(workers) as pool:
+                for wave in range(0, len(chunks), 2 * workers):
+                    for text in pool.imap(_corpus_lines, chunks[wave:wave + 2 * workers]):
+                        handle.write(text)
+    os.replace(partial, path)
+
+
+def _deterministic_gzip(raw: IO[bytes]) -> io.TextIOWrapper:
+    """gzip text stream with no timestamp or file name in the header: same seed, same bytes."""
+    return io.TextIOWrapper(gzip.GzipFile(filename="", mode="wb", compresslevel=3, fileobj=raw, mtime=0),
+                            encoding="utf-8")
+
+
+def _corpus_lines(chunk: tuple[int, int, int]) -> str:
+    seed, start, stop = chunk
+    lines = []
+    for index in range(start, stop):
+        product = make_product(seed, index)
+        record = {"id": product["product_id"], "contents": contents_of(product), "product": product}
+        lines.append(json.dumps(record, ensure_ascii=False) + "\n")
+    return "".join(lines)
+
+
+def iter_products(n_products: int, seed: int) -> Iterator[dict]:
+    """The catalog's products in order, as plain dicts in the Product schema."""
+    for index in range(n_products):
+        yield make_product(seed, index)
+
+
+def contents_of(product: dict) -> str:
+    """The BM25 text of a product dict, through the schema's own product_contents (it reads three fields only)."""
+    fields = SimpleNamespace(title=product["title"], sku_options=product["sku_options"],
+                             attributes=product["attributes"])
+    return product_contents(cast(Product, fields))
+
+
+def product_id_of(index: int) -> str:
+    """Numeric, ten digits like the official ids, unique per index (an odd multiplier permutes 0..2^31-1)."""
+    return str(1_000_000_000 + (index * 2654435761) % 2**31)
+
+
+def shop_id_of(shop: int) -> str:
+    return str(3_000_000 + shop * 7)
+
+
+def make_product(seed: int, index: int) -> dict:
+    """Product `index` of the catalog of `seed`: a near-duplicate of a recent product, or a base product."""
+    rng = _rng(seed, index, salt=1)
+    if index > 0 and rng.random() < NEAR_DUPLICATE_RATE:
+        original = index - 1 - rng.randrange(min(index, 5))
+        return _near_duplicate(_base_product(seed, original), rng, index)
+    return _base_product(seed, index)
+
+
+def _rng(seed: int, index: int, salt: int) -> random.Random:
+    return random.Random((seed * 1_000_003 + salt) * 10_000_000_019 + index)
+
+
+def _base_product(seed: int, index: int) -> dict:
+    rng = _rng(seed, index, salt=0)
+    if index % LAZADA_EVERY == 7:
+        product = _lazada_product(rng, index // LAZADA_EVERY)
+    elif rng.random() < AMAZON_RATE:
+        product = _amazon_product(rng)
+    else:
+        product = _template_product(rng, rng.choice(KINDS))
+    product["product_id"] = product_id_of(index)
+    product["shop_id"] = _shop_for(rng, index, product["category"])
+    product["main_image_url"] = f"https://img.shopbench.example/p/{product['product_id']}.jpg"
+    product["product_url"] = f"https://shop.shopbench.example/products/-i{product['product_id']}.html"
+    return _ordered(product)
+
+
+def _shop_for(rng: random.Random, index: int, category: str) -> str:
+    """Shops specialise in one top-level category; the pool of shops grows with the catalog."""
+    themes = len(CATEGORY_L1)
+    level1 = category.split(" > ")[0]
+    theme = CATEGORY_L1.index(level1) if level1 in CATEGORY_L1 else zlib.crc32(level1.encode()) % themes
+    pool = (BASE_SHOPS + index // PRODUCTS_PER_NEW_SHOP) // themes + 1
+    return shop_id_of(theme + themes * rng.randrange(pool))
+
+
+FIELD_ORDER = ("product_id", "shop_id", "brand", "category", "title", "short_description", "description",
+               "specification", "price", "sold_count", "sku_options", "attributes", "main_image_url", "product_url",
+               "service")
+
+
+def _ordered(product: dict) -> dict:
+    out = {key: product[key] for key in FIELD_ORDER}
+    for key in ("title", "short_description", "description", "specification"):
+        out[key] = out[key][:MAX_TEXT]
+    return out
+
+
+# --- templates ---------------------------------------------------------------------------------------------------
+
+def _template_product(rng: random.Random, kind: Kind) -> dict:
+    brand = rng.choice(kind.brands)
+    noun = rng.choice(kind.nouns)
+    descriptor = rng.choice(kind.descriptors) if kind.descriptors and rng.random() < 0.7 else ""
+    attributes: dict[str, list[str]] = {}
+    title_values = []
+    for key, values in kind.title_attrs.items():
+        value = rng.choice(values)
+        attributes[key] = [value]
+        title_values.append(_title_case(value))
+    for key, values in kind.attrs.items():
+        if rng.random() < 0.8:
+            attributes[key] = [rng.choice(values)]
+    if rng.random() < 0.5:
+        attributes["brand"] = [brand.lower()]
+
+    dimensions = {key: _pick_values(rng, values) for key, values in kind.sku.items()}
+    factor, suffix = 1.0, ""
+    if kind.measure is not None:
+        key, table = kind.measure
+        names = list(table)
+        if rng.random() < 0.6:
+            chosen = [rng.choice(names)]
+        else:
+            start = rng.randrange(len(names) - 1)
+            chosen = names[start:start + rng.randint(2, min(4, len(names) - start))]
+        attributes[key] = chosen
+        dimensions[key] = chosen
+        factor = table[chosen[0]]
+        suffix = "/".join(chosen)
+    title = " ".join(part for part in (brand, descriptor, *title_values, noun, suffix) if part)
+    price = _price(rng.uniform(0, 1), kind.price, factor)
+    features = list(kind.features)
+    rng.shuffle(features)
+    return {
+        "brand": brand,
+        "category": kind.category,
+        "title": title,
+        "short_description": ";".join(features) + ";",
+        "description": _description(title, features, attributes),
+        "specification": _specification(brand, attributes),
+        "price": price,
+        "sold_count": _sold_count(rng, price),
+        "sku_options": _sku_options(rng, dimensions),
+        "attributes": attributes,
+        "service": _services(rng),
+    }
+
+
+def _pick_values(rng: random.Random, values: tuple[str, ...]) -> list[str]:
+    """1–4 values; sizes are contiguous runs, other dimensions any subset (in vocabulary order)."""
+    count = rng.randint(1, min(4, len(values)))
+    start = rng.randrange(len(values) - count + 1)
+    if rng.random() < 0.5:
+        return list(values[start:start + count])
+    picked = set(rng.sample(range(len(values)), count))
+    return [v for i, v in enumerate(values) if i in picked]
+
+
+def _sku_options(rng: random.Random, dimensions: dict[str, list[str]]) -> dict[str, dict[str, str]]:
+    if not dimensions:
+        return {}
+    keys = list(dimensions)
+    combos = [dict(zip(keys, values, strict=True)) for values in cartesian(*(dimensions[k] for k in keys))]
+    if len(combos) > MAX_SKU_OPTIONS:
+        combos = [combos[i] for i in sorted(rng.sample(range(len(combos)), MAX_SKU_OPTIONS))]
+    return {str(n): combo for n, combo in enumerate(combos, start=1)}
+
+
+def _price(u: float, bounds: tuple[float, float], factor: float) -> float:
+    """Log-uniform within the kind's range, scaled by the measure; retail endings (…9) above 50 pesos."""
+    low, high = bounds
+    value = low * (high / low) ** u * factor
+    if value < 50:
+        return float(max(1, round(value)))
+    return float(int(value) // 10 * 10 + 9)
+
+
+def _sold_count(rng: random.Random, price: float) -> int:
+    """Heavy-tailed; cheaper products sell more."""
+    if rng.random() < 0.15:
+        return 0
+    return max(0, min(200_000, int(rng.paretovariate(1.1) * 60 / (1 + price / 500)) - 5))
+
+
+def _services(rng: random.Random) -> list[str]:
+    rates = {"official": 0.15, "freeShipping": 0.35, "COD": 0.55, "flashsale": 0.1}
+    return [s for s in SERVICES if rng.random() < rates[s]]
+
+
+def _title_case(value: str) -> str:
+    return " ".join(w[:1].upper() + w[1:] if w[:1].isalpha() else w for w in value.split())
+
+
+def _description(title: str, features: list[str], attributes: dict[str, list[str]]) -> str:
+    details = "; ".join(f"{k.replace('_', ' ')}: {', '.join(v)}" for k, v in attributes.items())
+    return f"{title}. {' '.join(features)} Product details: {details}. 100% brand new and quality checked."
+
+
+def _specification(brand: str, attributes: dict[str, list[str]]) -> str:
+    parts = [f"brand:{brand.lower()}"] + [f"{k.replace('_', ' ')}:{','.join(v)}" for k, v in attributes.items()
+                                          if k != "brand"]
+    return ";".join(parts + ["condition:new"])
+
+
+# --- real Amazon names (IntentionQA) -----------------------------------------------------------------------------
+
+@cache
+def amazon_names() -> tuple[tuple[str, int], ...]:
+    """(name, index into AMAZON_KINDS) for each distinct IntentionQA product name that maps to a category."""
+    names: dict[str, int] = {}
+    for path in AMAZON_NAME_FILES:
+        for _, record in read_jsonl(path):
+            for raw in (record.get("item_a_name"), record.get("item_b_name"), *record.get("distractors_product", [])):
+                if not raw:
+                    continue
+                name = " ".join(html.unescape(raw).replace("'", "").split())
+                if name in names or not 10 <= len(name) <= 200:
+                    continue
+                lowered = name.lower()
+                for position, (pattern, _, _) in enumerate(AMAZON_KINDS):
+                    if re.search(pattern, lowered):
+                        names[name] = position
+                        break
+    return tuple(sorted(names.items()))
+
+
+def _amazon_product(rng: random.Random) -> dict:
+    name, position = rng.choice(amazon_names())
+    _, category, bounds = AMAZON_KINDS[position]
+    lowered = name.lower()
+    brand = name.split()[0] if name.split()[0][:1].isupper() and rng.random() < 0.6 else ""
+    attributes: dict[str, list[str]] = {}
+    material = next((m for m in MATERIAL_WORDS if m in lowered), None)
+    if material:
+        attributes["material"] = [material]
+    found = COLOR_RE.search(lowered)
+    color = found.group(1) if found else None
+    factor = 1.0
+    pack = PACK_RE.search(lowered)
+    if pack:
+        count = int(pack.group(1) or pack.group(2))
+        if count > 0:
+            attributes["set_pieces"] = [f"{count}pcs"]
+            factor = count ** 0.5
+    dimensions: dict[str, list[str]] = {}
+    if color:
+        attributes["color_family"] = [color]
+        dimensions["color_family"] = [color]
+    else:
+        dimensions["color_family"] = _pick_values(rng, COLORS[:10])
+    size = SIZE_RE.search(lowered)
+    if size:
+        dimensions["size"] = [size.group(1)]
+    price = _price(rng.uniform(0, 1), bounds, factor)
+    features = ["Imported item.", "Ships within 24 hours.", "Carefully packed."]
+    rng.shuffle(features)
+    return {
+        "brand": brand,
+        "category": category,
+        "title": name,
+        "short_description": ";".join(features) + ";",
+        "description": _description(name, features, attributes),
+        "specification": _specification(brand or "no brand", attributes),
+        "price": price,
+        "sold_count": _sold_count(rng, price),
+        "sku_options": _sku_options(rng, dimensions),
+        "attributes": attributes,
+        "service": _services(rng),
+    }
+
+
+# --- real Lazada records (official knowledge tasks) -------------------------------------------------------------
+
+@cache
+def lazada_records() -> tuple[dict, ...]:
+    """The distinct real product records, in file order."""
+    seen: dict[str, dict] = {}
+    for _, record in read_jsonl(LAZADA_RECORDS):
+        seen.setdefault(record["product_id"], record)
+    return tuple(seen.values())
+
+
+def _lazada_product(rng: random.Random, occurrence: int) -> dict:
+    """The real record itself the first time; later a reseller's copy at a price within ±20%."""
+    records = lazada_records()
+    product = json.loads(json.dumps(records[occurrence % len(records)]))
+    if occurrence >= len(records):
+        product["price"] = _price(0.0, (product["price"] * rng.uniform(0.8, 1.2),) * 2, 1.0)
+        product["sold_count"] = _sold_count(rng, product["price"])
+        product["service"] = _services(rng)
+    return product
+
+
+# --- near-duplicates ---------------------------------------------------------------------------------------------
+
+def _near_duplicate(original: dict, rng: random.Random, index: int) -> dict:
+    """A copy of `original` differing in exactly one thing: an attribute not named in the title, the price, or
+    the shop (another shop selling the same item at the same price)."""
+    product = json.loads(json.dumps(original))
+    product["product_id"] = product_id_of(index)
+    product["main_image_url"] = f"https://img.shopbench.example/p/{product['product_id']}.jpg"
+    product["product_url"] = f"https://shop.shopbench.example/products/-i{product['product_id']}.html"
+    choice = rng.random()
+    if choice < 0.4 and _change_attribute(product, rng):
+        pass
+    elif choice < 0.7:
+        product["price"] = _price(0.0, (product["price"] * rng.choice((0.7, 0.8, 0.9, 1.15, 1.3)),) * 2, 1.0)
+    else:
+        shop = (int(product["shop_id"]) - 3_000_000) // 7
+        themes = len(CATEGORY_L1)
+        product["shop_id"] = shop_id_of(shop + themes * rng.randint(1, 5))
+    product["sold_count"] = _sold_count(rng, product["price"])
+    return product
+
+
+def _change_attribute(product: dict, rng: random.Random) -> bool:
+    """Swap one attribute value that the title does not mention for another value of the same kind."""
+    kind = next((k for k in KINDS if k.category == product["category"]), None)
+    if kind is None:
+        return False
+    keys = [key for key in kind.attrs if key in product["attributes"] and len(kind.attrs[key]) > 1]
+    if not keys:
+        return False
+    key = rng.choice(sorted(keys))
+    old = product["attributes"][key][0]
+    product["attributes"][key] = [rng.choice([v for v in kind.attrs[key] if v != old])]
+    product["description"] = _description(product["title"], product["short_description"].rstrip(";").split(";"),
+                                          product["attributes"])
+    product["specification"] = _specification(product["brand"], product["attributes"])
+    return True
