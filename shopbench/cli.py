@@ -20,6 +20,9 @@ app = typer.Typer(
 
 COMMAND_MODULES: tuple[str, ...] = (
     "schema",
+    "score",
+    "report",
+    "export",
 )
 """Modules of shopbench.commands, each with `register(app)`. Heavy imports stay inside the command bodies."""
 

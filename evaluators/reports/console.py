@@ -1,0 +1,90 @@
+"""The rich tables `shopbench score` prints for a ShoppingBench result."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.table import Table
+from rich.text import Text
+
+from evaluators.scoring.failure import CATEGORIES
+from evaluators.scoring.trajectory_stats import STATISTICS
+
+if TYPE_CHECKING:
+    from evaluators.scoring.shoppingbench_run import ShoppingBenchResult
+
+FIELD_HEADERS = {"title": "title", "price": "price", "service": "service", "sku_attrs": "sku/attrs", "shop": "shop",
+                 "budget": "budget", "kw": "kw"}
+
+
+def number(value: float | None, digits: int = 3) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def shoppingbench_renderables(result: ShoppingBenchResult) -> list[Any]:
+    """Main table (per intent: n, ASR with CI, CAR, exact-id, per-field means), then pass^k, failure categories,
+    App. F statistics, and a footer naming the embedder and what was left out."""
+    who = f" · {result.agent.kind}: {result.agent.name}" if result.agent else ""
+    table = Table(title=f"ShoppingBench · {result.run_id or result.run_dir or ''}{who}", title_justify="left")
+    for header in ("intent", "n", "ASR [95% CI]", "CAR [95% CI]", "exact-id", *FIELD_HEADERS.values()):
+        table.add_column(header, justify="left" if header == "intent" else "right")
+    for summary in result.intents:
+        table.add_row(
+            summary.label, str(summary.episodes), summary.asr.text(), summary.car.text(), number(summary.exact_id.value),
+            *(number(summary.fields.get(name)) for name in FIELD_HEADERS),
+        )
+    if result.intents:
+        table.add_section()
+        table.add_row("average over intents", str(sum(s.episodes for s in result.intents)), result.overall_asr.text(),
+                      result.overall_car.text(), "", *([""] * len(FIELD_HEADERS)), style="bold")
+    out: list[Any] = [table]
+
+    if result.epochs > 1:
+        passk = Table(title=f"pass^k over {result.epochs} epochs", title_justify="left")
+        passk.add_column("intent")
+        for k in range(1, result.epochs + 1):
+            passk.add_column(f"pass^{k}", justify="right")
+        for summary in result.intents:
+            passk.add_row(summary.label, *(number(summary.pass_k.get(k)) for k in range(1, result.epochs + 1)))
+        out.append(passk)
+
+    if any(summary.failures for summary in result.intents):
+        failures = Table(title="Failure categories (paper App. D; primary category per failed episode)",
+                         title_justify="left")
+        failures.add_column("intent")
+        for category in CATEGORIES:
+            failures.add_column(category, justify="right")
+        for summary in result.intents:
+            failures.add_row(summary.label, *(str(summary.failures.get(c, 0)) for c in CATEGORIES))
+        out.append(failures)
+
+    if result.stats:
+        stats = Table(title="Trajectory statistics (paper App. F): mean, and Pearson r with success",
+                      title_justify="left")
+        stats.add_column("intent")
+        for label in STATISTICS.values():
+            stats.add_column(label, justify="right")
+        for summary in result.intents:
+            cells = []
+            for name in STATISTICS:
+                correlation = summary.correlations.get(name)
+                r = "" if correlation is None or correlation.r is None else f" (r={correlation.r:+.2f})"
+                cells.append(number(summary.statistics.get(name), 1) + r)
+            stats.add_row(summary.label, *cells)
+        out.append(stats)
+
+    notes = [f"embedder: {result.embedder} (the reference scorer used {result.reference_embedder}; "
+             "title thresholds 0.5 / 0.8 were set for that model)"]
+    if result.world:
+        notes.append(f"world: {result.world}")
+    if result.end_status:
+        notes.append("episode endings: " + ", ".join(f"{k} {v}" for k, v in sorted(result.end_status.items())))
+    if result.unfinished:
+        notes.append(f"{len(result.unfinished)} unfinished episode(s) not scored: {', '.join(result.unfinished[:5])}"
+                     + (" …" if len(result.unfinished) > 5 else ""))
+    for problem in result.problems[:10]:
+        notes.append(f"not scored: {problem}")
+    if len(result.problems) > 10:
+        notes.append(f"… and {len(result.problems) - 10} more episode files not scored")
+    out.append(Text("\n".join(notes), style="dim"))
+    return out

@@ -1,0 +1,127 @@
+"""The scorer registry: benchmark name → scorer. `shopbench score`, `shopbench report` and `shopbench export` find
+every benchmark's scoring here, so a new benchmark plugs in with one line in SCORERS.
+
+A scorer implements the `Scorer` protocol:
+
+    class MyScorer:
+        benchmark = "my-bench"
+
+        def score_run(self, run_dir: Path, options: ScoreOptions) -> ScoreResult:
+            # read manifest.json + episodes/*.jsonl (mcp_server.trajectory); report unfinished/unreadable episodes
+            # in the result instead of raising
+        def score_predictions(self, predictions: Path, options: ScoreOptions) -> ScoreResult:
+            # bare predictions from another harness (options.items / options.catalog say against what)
+
+and returns a `ScoreResult`:
+- `benchmark`, `primary_metric` (the rate plotted and compared, e.g. "ASR", "accuracy");
+- `metric_rows()`: flat MetricRow(group, metric, value, low, high, n) — the rows `shopbench report` tabulates and
+  plots across runs (group = intent / task / skill / "overall"; give low/high from evaluators.stats when it is a rate);
+- `episode_success()`: episode_id → success, for finished episodes (distillation export keeps the True ones);
+- `to_json()`: what `--json OUT` writes (for predictions, the benchmark's documented OUT format);
+- `render()`: rich renderables `shopbench score` prints.
+
+Register by adding `"name": "package.module:ClassName"` to SCORERS (imported only when used, so `shopbench --help`
+stays fast), or call `register(name, factory)` at run time. Options every scorer may read are in ScoreOptions;
+anything benchmark-specific that the command line does not name goes in `ScoreOptions.extra`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel, Field
+
+from mcp_server.trajectory import MANIFEST_FILE, read_manifest
+
+
+class ScoreOptions(BaseModel):
+    """What the command line passes to every scorer; each scorer reads the options that concern it."""
+
+    world: Path | None = None
+    """ShoppingBench: the world to resolve tasks and products in (default: the world the run recorded)."""
+    embedder: str | None = None
+    """Sentence-transformers model folder (default: all-MiniLM-L6-v2 from its PyPI package)."""
+    catalog: Path | None = None
+    """ShoppingBench predictions: the catalog JSONL (official document format) the ids refer to."""
+    items: Path | None = None
+    """Question benchmarks: the item file the predictions answer."""
+    prompting: str | None = None
+    """Question benchmarks: the prompting mode whose parser reads the raw outputs (zero-shot, cot, ...)."""
+    extra: dict[str, Any] = Field(default_factory=dict)
+
+
+class MetricRow(BaseModel):
+    """One number of a scored run, as reports compare them across runs."""
+
+    group: str
+    metric: str
+    value: float | None
+    low: float | None = None
+    high: float | None = None
+    n: int = 0
+
+
+@runtime_checkable
+class ScoreResult(Protocol):
+    benchmark: str
+    primary_metric: str
+
+    def metric_rows(self) -> list[MetricRow]: ...
+
+    def episode_success(self) -> dict[str, bool]: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    def render(self) -> list[Any]: ...
+
+
+class Scorer(Protocol):
+    benchmark: str
+
+    def score_run(self, run_dir: Path, options: ScoreOptions) -> ScoreResult: ...
+
+    def score_predictions(self, predictions: Path, options: ScoreOptions) -> ScoreResult: ...
+
+
+SCORERS: dict[str, str | Callable[[], Scorer]] = {
+    "shoppingbench": "evaluators.scoring.shoppingbench_run:ShoppingBenchScorer",
+}
+"""Benchmark name → "module:Class" (or a factory). One line per benchmark."""
+
+
+class UnknownBenchmarkError(ValueError):
+    """No scorer is registered under the name; the message suggests the closest names."""
+
+
+def register(name: str, factory: str | Callable[[], Scorer]) -> None:
+    SCORERS[name] = factory
+
+
+def scorer_names() -> list[str]:
+    return sorted(SCORERS)
+
+
+def get_scorer(name: str) -> Scorer:
+    """The scorer for a benchmark; an unknown name gets a "did you mean" error."""
+    factory = SCORERS.get(name)
+    if factory is None:
+        close = difflib.get_close_matches(name, scorer_names(), n=3, cutoff=0.4)
+        hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        raise UnknownBenchmarkError(f"no scorer for benchmark {name!r}.{hint} Known: {', '.join(scorer_names())}.")
+    if isinstance(factory, str):
+        module, _, attribute = factory.partition(":")
+        factory = getattr(importlib.import_module(module), attribute)
+    return factory()
+
+
+def score_run(run_dir: Path | str, options: ScoreOptions | None = None) -> ScoreResult:
+    """Score a run directory with the scorer of the benchmark its manifest names."""
+    run_dir = Path(run_dir)
+    if not (run_dir / MANIFEST_FILE).is_file():
+        raise FileNotFoundError(f"{run_dir} is not a run directory (no {MANIFEST_FILE})")
+    manifest = read_manifest(run_dir)
+    return get_scorer(manifest.benchmark).score_run(run_dir, options or ScoreOptions())

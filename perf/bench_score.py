@@ -1,0 +1,89 @@
+"""How long `shopbench score` takes on a full-size run: 900 trajectories (250 product, 150 knowledge, 250 shop,
+250 voucher: the official test set), embedder load included. Target: ≤ 10 s.
+
+The run is synthetic but shaped like a real one: each episode has 8 steps with token usage; 40% of recommendations
+name the exact targets and the rest name another task's products, so about 60% of tasks need title embeddings.
+Scoring runs in a fresh Python process so imports and the model load are counted, as a user would see them.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tests"))
+
+from _scoring_runs import make_run, product_for, write_episode  # noqa: E402
+
+from benchmarks.shoppingbench.schema import CorpusRecord  # noqa: E402
+from benchmarks.shoppingbench.tasks import load_official  # noqa: E402
+
+SCORE_SCRIPT = """
+import sys, time
+t0 = time.perf_counter()
+from benchmarks.shoppingbench.tasks import load_official
+from evaluators.scoring.catalog import MappingLookup, load_catalog_products
+from evaluators.scoring.shoppingbench_run import score_trajectories
+from evaluators.reports.console import shoppingbench_renderables
+from rich.console import Console
+
+class Catalog:
+    def get(self, ids):
+        return load_catalog_products(sys.argv[2], ids)
+
+tasks = load_official()
+result = score_trajectories(sys.argv[1], lambda _: tasks, Catalog())
+Console(file=open("/dev/null", "w")).print(*shoppingbench_renderables(result))
+print(f"scored={len(result.scores)} asr={result.overall_asr.value:.3f} in-process={time.perf_counter() - t0:.2f}s")
+"""
+
+
+def build(root: Path) -> tuple[Path, Path]:
+    rng = random.Random(0)
+    tasks = load_official()
+    catalog = {}
+    for task in tasks:
+        price = task.voucher.budget / len(task.targets) if task.voucher else None
+        for target in task.targets:
+            catalog.setdefault(target.product_id, product_for(target, shop_id=f"shop-{task.task_id}", price=price))
+    catalog_path = root / "catalog.jsonl"
+    with catalog_path.open("w", encoding="utf-8") as handle:
+        for product in catalog.values():
+            handle.write(CorpusRecord.of(product).model_dump_json() + "\n")
+    run = make_run(root / "run")
+    by_intent = {}
+    for task in tasks:
+        by_intent.setdefault(task.intent, []).append(task)
+    for task in tasks:
+        source = task if rng.random() < 0.4 else rng.choice(by_intent[task.intent])
+        ids = ",".join(t.product_id for t in source.targets)
+        calls = [("find_product", {"q": "query", "page": 1 + i % 2}) for i in range(4)]
+        calls += [("view_product_information", {"product_ids": ids}), ("web_search", {"q": "who"}),
+                  ("recommend_product", {"product_ids": ids}), ("terminate", {"status": "success"})]
+        write_episode(run, task, calls)
+    return run, catalog_path
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        started = time.perf_counter()
+        run, catalog = build(Path(tmp))
+        print(f"built 900 trajectories in {time.perf_counter() - started:.1f}s ({run})")
+        env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(REPO)}
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", SCORE_SCRIPT, str(run), str(catalog)], env=env, cwd=REPO,
+                              capture_output=True, text=True, check=True)
+        elapsed = time.perf_counter() - started
+        print(done.stdout.strip())
+        print(f"score 900 trajectories (fresh process, embedder load included): {elapsed:.2f} s (target ≤ 10 s)")
+
+
+if __name__ == "__main__":
+    main()

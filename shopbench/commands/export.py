@@ -1,0 +1,37 @@
+"""`shopbench export sft`: training samples from the successful episodes of a run (trajectory distillation)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+export_app = typer.Typer(help="Export runs for other tools.", no_args_is_help=True)
+
+
+@export_app.command("sft")
+def sft(
+    run_dir: Path = typer.Argument(..., help="Run directory."),
+    out: Path = typer.Option(..., "--out", help="JSONL file to write."),
+    fmt: str = typer.Option("messages", "--format", help="messages | prompt-completion"),
+    world: Path | None = typer.Option(None, "--world", help="ShoppingBench: world folder (default: the run's)."),
+    embedder: str | None = typer.Option(None, "--embedder", help="Sentence-transformers model folder."),
+) -> None:
+    """One sample per step of each successful episode: instruction + history → reasoning + next tool call."""
+    from evaluators.export_sft import export_sft
+    from evaluators.scoring import ScoreOptions, UnknownBenchmarkError
+
+    if fmt not in ("messages", "prompt-completion"):
+        raise typer.BadParameter("--format must be messages or prompt-completion")
+    try:
+        options = ScoreOptions(world=world, embedder=embedder)
+        summary = export_sft(run_dir, out, options=options, fmt=fmt)  # type: ignore[arg-type]
+    except (UnknownBenchmarkError, FileNotFoundError, ValueError) as error:
+        typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"{summary.samples} samples from {summary.successes} successful of {summary.episodes} episodes "
+               f"→ {summary.path}")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(export_app, name="export")

@@ -1,0 +1,30 @@
+"""`shopbench report`: compare runs in a Markdown/HTML report with plots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("report")
+    def report(
+        runs: list[Path] = typer.Argument(..., help="Run directories to compare."),
+        out: Path = typer.Option(Path("report"), "--out", help="Folder for report.md, report.html and the plots."),
+        world: Path | None = typer.Option(None, "--world", help="ShoppingBench: world folder (default: each run's)."),
+        embedder: str | None = typer.Option(None, "--embedder", help="Sentence-transformers model folder."),
+    ) -> None:
+        """Per-group rates with intervals, failure categories, tokens and cost; humans vs models when given."""
+        from evaluators.reports import load_runs, write_report
+        from evaluators.scoring import ScoreOptions, UnknownBenchmarkError
+
+        try:
+            scored = load_runs(runs, ScoreOptions(world=world, embedder=embedder))
+        except (UnknownBenchmarkError, FileNotFoundError, ValueError) as error:
+            typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
+            raise typer.Exit(2) from None
+        files = write_report(scored, out)
+        typer.echo(f"report: {files.markdown} and {files.html}")
+        for plot in files.plots:
+            typer.echo(f"plot: {plot}")

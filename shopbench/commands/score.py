@@ -1,0 +1,58 @@
+"""`shopbench score`: score a run directory, or bare predictions from another harness, and print the table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("score")
+    def score(
+        run_dir: Path | None = typer.Argument(None, help="Run directory (manifest.json + episodes/)."),
+        json_out: Path | None = typer.Option(None, "--json", help="Write the full scores as JSON to this file."),
+        world: Path | None = typer.Option(None, "--world", help="ShoppingBench: world folder (default: the run's)."),
+        embedder: str | None = typer.Option(
+            None, "--embedder", help="Sentence-transformers model folder (default: bundled all-MiniLM-L6-v2)."
+        ),
+        benchmark: str | None = typer.Option(
+            None, "--benchmark", help="Score --predictions for this benchmark (shoppingbench, shopping-mmlu, ...)."
+        ),
+        predictions: Path | None = typer.Option(None, "--predictions", help="Predictions JSONL from any harness."),
+        catalog: Path | None = typer.Option(None, "--catalog", help="ShoppingBench: catalog JSONL the ids refer to."),
+        items: Path | None = typer.Option(None, "--items", help="Question benchmarks: the items the predictions answer."),
+        prompting: str | None = typer.Option(None, "--prompting", help="Question benchmarks: zero-shot, cot, ..."),
+    ) -> None:
+        """Score a run directory (any player: model, MCP client, human), or --predictions with --benchmark."""
+        from rich.console import Console
+
+        from benchmarks.jsonl import DataFileError
+        from evaluators.embeddings import EmbedderError
+        from evaluators.scoring import ScoreOptions, UnknownBenchmarkError, get_scorer, score_run
+
+        options = ScoreOptions(world=world, embedder=embedder, catalog=catalog, items=items, prompting=prompting)
+        try:
+            if predictions is not None:
+                if benchmark is None:
+                    raise typer.BadParameter("--predictions needs --benchmark NAME")
+                if run_dir is not None:
+                    raise typer.BadParameter("give either RUN_DIR or --predictions, not both")
+                result = get_scorer(benchmark).score_predictions(predictions, options)
+            elif run_dir is not None:
+                result = score_run(run_dir, options)
+            else:
+                raise typer.BadParameter("give a RUN_DIR, or --benchmark NAME --predictions FILE")
+        except (UnknownBenchmarkError, DataFileError, EmbedderError, FileNotFoundError, ValueError) as error:
+            if isinstance(error, typer.BadParameter):
+                raise
+            typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
+            raise typer.Exit(2) from None
+        console = Console()
+        for renderable in result.render():
+            console.print(renderable)
+        if json_out is not None:
+            json_out.parent.mkdir(parents=True, exist_ok=True)
+            json_out.write_text(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+            console.print(f"scores written to {json_out}")

@@ -1,0 +1,87 @@
+"""Builders for scoring tests: catalog products made from official targets, and run directories written with
+mcp_server.trajectory's own models (what a live server would write, without one)."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from typing import Any
+
+from benchmarks.shoppingbench.schema import Product, ShoppingTask, Target
+from mcp_server.trajectory import (
+    AgentInfo,
+    EndEvent,
+    RunManifest,
+    StartEvent,
+    StepEvent,
+    TrajectoryWriter,
+    Usage,
+    episode_path,
+    write_manifest,
+)
+
+
+def product_for(target: Target, *, shop_id: str = "shop-1", price: float | None = None) -> Product:
+    """A catalog product that meets every constraint of `target` (its id is the target's)."""
+    if price is None:
+        price = 100.0
+        for constraint in target.price or []:
+            for mode, (low, high) in constraint.items():
+                price = {"less than": (high or 0) / 2, "greater than": (low or 0) + 1}.get(mode, ((low or 0) + (high or 0)) / 2)
+    sku = {str(i + 1): dict(option) for i, option in enumerate(target.sku_options or [])}
+    attributes: dict[str, list[str]] = {}
+    for attribute in target.attributes or []:
+        for key, values in attribute.items():
+            attributes.setdefault(key, []).extend(values)
+    return Product(product_id=target.product_id, shop_id=shop_id, title=target.title[0], price=price,
+                   sku_options=sku, attributes=attributes, service=list(target.service or []))
+
+
+def agent(kind: str = "model", name: str = "test-model") -> AgentInfo:
+    return AgentInfo(kind=kind, name=name)  # type: ignore[arg-type]
+
+
+def make_run(run_dir: Path, *, kind: str = "model", name: str = "test-model", world: dict | None = None) -> Path:
+    write_manifest(run_dir, RunManifest(run_id=run_dir.name, benchmark="shoppingbench", task_set="official",
+                                        agent=agent(kind, name), world=world))
+    return run_dir
+
+
+def write_episode(
+    run_dir: Path,
+    task: ShoppingTask,
+    calls: list[tuple[str, dict[str, Any]]],
+    *,
+    finished: bool = True,
+    epoch: int = 0,
+    kind: str = "model",
+    name: str = "test-model",
+    output_tokens: int | None = 20,
+) -> str:
+    """One episode: start, one step per (tool, arguments), then an end event (unless unfinished)."""
+    episode_id = f"{task.task_id}-e{epoch}-{uuid.uuid4().hex[:6]}"
+    writer = TrajectoryWriter(episode_path(run_dir, episode_id))
+    writer.write(StartEvent(episode_id=episode_id, benchmark="shoppingbench", task_set=task.task_set,
+                            task_id=task.task_id, intent=task.intent, epoch=epoch, instruction=task.instruction,
+                            agent=agent(kind, name), max_steps=30))
+    recommended = None
+    for index, (tool, arguments) in enumerate(calls):
+        if tool == "recommend_product":
+            recommended = arguments.get("product_ids")
+        usage = Usage(input_tokens=100, output_tokens=output_tokens, cost_usd=0.001) if output_tokens else None
+        writer.write(StepEvent(index=index, tool=tool, arguments=arguments, observation={"ok": True},
+                               thought=f"thinking about step {index}", usage=usage))
+    if finished:
+        writer.write(EndEvent(status="terminated", terminate_status="success", recommended=recommended,
+                              steps=len(calls)))
+    return episode_id
+
+
+def recommend(ids: str) -> list[tuple[str, dict[str, Any]]]:
+    """A short plausible episode ending in one recommendation and terminate."""
+    return [
+        ("find_product", {"q": "something", "page": 1}),
+        ("view_product_information", {"product_ids": ids}),
+        ("recommend_product", {"product_ids": ids}),
+        ("terminate", {"status": "success"}),
+    ]

@@ -1,0 +1,62 @@
+"""`shopbench report`: Markdown, HTML and PNG files that carry the runs' numbers (a model run and a human run)."""
+
+from __future__ import annotations
+
+import pytest
+from _scoring_runs import make_run, recommend, write_episode
+from test_scoring_shoppingbench import official_catalog
+
+from evaluators.reports import write_report
+from evaluators.reports.tables import ScoredRun
+from evaluators.scoring.catalog import MappingLookup
+from evaluators.scoring.shoppingbench_run import score_trajectories
+from mcp_server.trajectory import read_manifest
+
+
+@pytest.fixture(scope="module")
+def official():
+    return official_catalog()
+
+
+def scored(run_dir, label, tasks, products) -> ScoredRun:
+    result = score_trajectories(run_dir, lambda _: tasks, MappingLookup(products))
+    return ScoredRun(run_dir, read_manifest(run_dir), result, label)
+
+
+def test_report_compares_a_model_run_with_a_human_run(tmp_path, official):
+    tasks, products = official
+    product_tasks = [t for t in tasks if t.intent == "product"][:4]
+    shop_task = next(t for t in tasks if t.intent == "shop")
+    model = make_run(tmp_path / "model", name="llama-cpp:smollm2")
+    for i, t in enumerate(product_tasks):  # 2 of 4 right
+        write_episode(model, t, recommend(t.targets[0].product_id if i % 2 == 0 else "nope"))
+    write_episode(model, shop_task, recommend(shop_task.targets[0].product_id))  # product missing
+    human = make_run(tmp_path / "human", kind="human", name="alice")
+    for t in product_tasks:  # all right, no token usage
+        write_episode(human, t, recommend(t.targets[0].product_id), kind="human", name="alice", output_tokens=None)
+
+    runs = [scored(model, "llama-cpp:smollm2", tasks, products), scored(human, "alice", tasks, products)]
+    files = write_report(runs, tmp_path / "report")
+
+    markdown = files.markdown.read_text()
+    page = files.html.read_text()
+    for text in (markdown, page):
+        assert "llama-cpp:smollm2" in text and "alice" in text
+        assert runs[0].result.intents[0].asr.text() in text  # 0.500 [lo, hi]
+        assert "1.000 [1.000, 1.000]" in text  # the human's product ASR
+        assert "product missing" in text and "Tokens and cost" in text
+        assert "all-MiniLM-L6-v2" in text and "Qwen3-Embedding-0.6B" in text
+    assert "| llama-cpp:smollm2 | 5 | 4.0 | 2,000 | 400 | 0.0200 | 0.0100 |" in markdown
+    names = sorted(p.name for p in files.plots)
+    assert names == ["shoppingbench_ASR.png", "shoppingbench_humans_vs_models.png"]
+    for plot in files.plots:
+        assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and plot.stat().st_size > 5000
+        assert plot.name in markdown and plot.name in page
+
+
+def test_report_without_humans_has_no_humans_plot(tmp_path, official):
+    tasks, products = official
+    run = make_run(tmp_path / "only")
+    write_episode(run, tasks[0], recommend(tasks[0].targets[0].product_id))
+    files = write_report([scored(run, "m", tasks, products)], tmp_path / "out")
+    assert [p.name for p in files.plots] == ["shoppingbench_ASR.png"]
