@@ -1,0 +1,284 @@
+"""Episodes: one task in one world for one agent, recorded step by step as it happens.
+
+Whoever plays — a model through MCP, an outside MCP client, a human in the TUI — goes through `Episode.call`, so
+every trajectory has the same shape: the start event when the episode begins, one step per tool call (including
+malformed ones, which count against the step limit like any other turn), and the end event at `terminate`,
+`submit_answer`, the step limit, or when the player goes away. After the end, calls are answered with an error.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import threading
+import uuid
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from benchmarks.shoppingbench.prompts import MCP_AGENT_INSTRUCTIONS, REFERENCE_SYSTEM_PROMPT, prompt_hash
+from mcp_server.suites import TaskListing, TaskSuite
+from mcp_server.tools import SHOPPING_TOOLS, Sandbox, ToolCallError
+from mcp_server.trajectory import (
+    MANIFEST_FILE,
+    AgentInfo,
+    EndEvent,
+    EndStatus,
+    RunManifest,
+    StartEvent,
+    StepEvent,
+    TrajectoryWriter,
+    Usage,
+    episode_path,
+    now,
+    read_trajectory,
+    write_manifest,
+)
+
+DEFAULT_MAX_STEPS = 30
+QA_TOOLS = ("submit_answer",)
+EPISODE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+RECORDED_PACKAGES = ("shopbench", "mcp", "pyserini", "pydantic", "httpx")
+
+
+class EpisodeError(ValueError):
+    """An episode cannot start or go on; the message is meant for the agent and never names an answer."""
+
+
+@dataclass(frozen=True)
+class StepResult:
+    observation: Any
+    """The tool's output (JSON-able), or the error text when `is_error`."""
+    is_error: bool = False
+    ended: bool = False
+    """This call ended the episode (terminate, submit_answer, or the last allowed step)."""
+
+
+def tools_for(kind: str) -> tuple[str, ...]:
+    """The tools an episode of this suite kind accepts."""
+    return tuple(SHOPPING_TOOLS) if kind == "agentic" else QA_TOOLS
+
+
+class Episode:
+    """A running episode. Writing the start event happens in the constructor, so a created episode is on disk."""
+
+    def __init__(
+        self,
+        runs_dir: Path,
+        suite: TaskSuite,
+        task_id: str,
+        *,
+        agent: AgentInfo,
+        sandbox: Sandbox | None = None,
+        episode_id: str | None = None,
+        epoch: int = 0,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        world: str | None = None,
+        world_info: dict[str, Any] | None = None,
+    ) -> None:
+        reason = suite.unavailable_reason()
+        if reason:
+            raise EpisodeError(reason)
+        listing = _listing(suite, task_id)
+        if suite.kind == "agentic" and sandbox is None:
+            raise ValueError("an agentic episode needs a sandbox")
+        if max_steps < 1:
+            raise EpisodeError("max_steps must be at least 1")
+        self.suite, self.sandbox, self.listing, self.max_steps = suite, sandbox, listing, max_steps
+        self.episode_id = _checked_episode_id(episode_id) if episode_id else new_episode_id(task_id, epoch)
+        self.runs_dir = Path(runs_dir)
+        self.path = episode_path(self.runs_dir, self.episode_id)
+        _clear_unfinished(self.path)
+        ensure_manifest(self.runs_dir, suite=suite, agent=agent, max_steps=max_steps, world=world_info)
+        self.instruction = suite.instruction(task_id)
+        self.recommended: str | None = None
+        self.steps = 0
+        self.end: EndEvent | None = None
+        self._lock = threading.Lock()
+        self._writer = TrajectoryWriter(self.path)
+        self.start = StartEvent(
+            episode_id=self.episode_id,
+            benchmark=suite.benchmark,
+            task_set=listing.task_set,
+            task_id=task_id,
+            intent=listing.intent,
+            epoch=epoch,
+            world=world,
+            instruction=self.instruction,
+            agent=agent,
+            max_steps=max_steps,
+        )
+        self._writer.write(self.start)
+
+    @property
+    def over(self) -> bool:
+        return self.end is not None
+
+    @property
+    def tools(self) -> tuple[str, ...]:
+        return tools_for(self.suite.kind)
+
+    def call(
+        self, tool: str, arguments: Any, *, thought: str | None = None, usage: Usage | None = None
+    ) -> StepResult:
+        """Run one tool call and record it; a malformed call is recorded too and answered with an error."""
+        with self._lock:
+            if self.end is not None:
+                return StepResult(self._over_message(), is_error=True)
+            started = now()
+            try:
+                observation, is_error = self._run(tool, arguments), False
+            except ToolCallError as error:
+                observation, is_error = str(error), True
+            self._writer.write(
+                StepEvent(
+                    index=self.steps,
+                    tool=tool,
+                    arguments=arguments if isinstance(arguments, dict) else {"_raw": arguments},
+                    observation=observation,
+                    is_error=is_error,
+                    thought=thought,
+                    usage=usage,
+                    started_at=started,
+                    ended_at=now(),
+                )
+            )
+            self.steps += 1
+            if not is_error:
+                self._apply(tool, arguments)
+            if self.end is None and self.steps >= self.max_steps:
+                self._finish("step_limit", message=f"the step limit of {self.max_steps} was reached")
+            return StepResult(observation, is_error=is_error, ended=self.end is not None)
+
+    def abandon(self, message: str = "the client went away") -> None:
+        """End an episode nobody will finish (client disconnected, another task started, server shut down)."""
+        with self._lock:
+            if self.end is None:
+                self._finish("abandoned", message=message)
+
+    def _run(self, tool: str, arguments: Any) -> Any:
+        if tool not in self.tools:
+            known = tool in SHOPPING_TOOLS or tool in QA_TOOLS
+            what = f"{tool!r} is not available in this episode" if known else f"unknown tool {tool!r}"
+            raise ToolCallError(f"{what}; this episode's tools are: {', '.join(self.tools)}")
+        if tool == "submit_answer":
+            if not isinstance(arguments, dict) or set(arguments) != {"answer"}:
+                raise ToolCallError("submit_answer: give exactly one parameter, answer")
+            if not isinstance(arguments["answer"], str):
+                raise ToolCallError("submit_answer: answer must be a string")
+            return "Your answer has been recorded. The episode is over."
+        assert self.sandbox is not None
+        return self.sandbox.call(tool, arguments)
+
+    def _apply(self, tool: str, arguments: dict[str, Any]) -> None:
+        """The effects of a successful call on the episode: the last recommendation, the end."""
+        if tool == "recommend_product":
+            self.recommended = arguments["product_ids"]
+        elif tool == "terminate":
+            self._finish("terminated", terminate_status=arguments["status"])
+        elif tool == "submit_answer":
+            self._finish("submitted", answer=arguments["answer"])
+
+    def _finish(self, status: EndStatus, **fields: Any) -> None:
+        self.end = EndEvent(status=status, recommended=self.recommended, steps=self.steps, **fields)
+        self._writer.write(self.end)
+
+    def _over_message(self) -> str:
+        assert self.end is not None
+        why = {"terminated": "terminate was called", "submitted": "an answer was submitted"}.get(
+            self.end.status, self.end.message or self.end.status
+        )
+        return f"the episode is over ({why}); call start_task to begin another task"
+
+
+def new_episode_id(task_id: str, epoch: int = 0) -> str:
+    """A fresh id that names its task, safe as a file name."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", task_id).strip("._-") or "task"
+    return f"{safe[:80]}-e{epoch}-{uuid.uuid4().hex[:10]}"
+
+
+def _checked_episode_id(episode_id: str) -> str:
+    if not EPISODE_ID.fullmatch(episode_id):
+        raise EpisodeError(
+            f"episode id {episode_id!r} is not allowed: use 1-128 letters, digits, '.', '_' or '-', starting "
+            "with a letter or digit"
+        )
+    return episode_id
+
+
+def _listing(suite: TaskSuite, task_id: str) -> TaskListing:
+    for listing in suite.listings():
+        if listing.task_id == task_id:
+            return listing
+    raise EpisodeError(f"no task {task_id!r} in {suite.benchmark}/{suite.task_set}; list_tasks shows the ids")
+
+
+def _clear_unfinished(path: Path) -> None:
+    """A finished episode is never overwritten; an unfinished one (a crash) is started again from scratch."""
+    if not path.exists():
+        return
+    try:
+        finished = read_trajectory(path).finished
+    except ValueError:
+        finished = False
+    if finished:
+        raise EpisodeError(f"episode {path.stem!r} is already finished; use a new episode id")
+    path.unlink()
+
+
+def ensure_manifest(
+    runs_dir: Path,
+    *,
+    suite: TaskSuite,
+    agent: AgentInfo,
+    max_steps: int,
+    world: dict[str, Any] | None = None,
+) -> None:
+    """Write the run's manifest when it has none (a runner that made the dir wrote its own, which is kept)."""
+    runs_dir = Path(runs_dir)
+    if (runs_dir / MANIFEST_FILE).exists():
+        return
+    write_manifest(
+        runs_dir,
+        RunManifest(
+            run_id=runs_dir.name,
+            benchmark=suite.benchmark,
+            task_set=suite.task_set,
+            agent=agent,
+            parameters={"max_steps": max_steps},
+            prompts={
+                "reference_system_prompt": prompt_hash(REFERENCE_SYSTEM_PROMPT),
+                "mcp_agent_instructions": prompt_hash(MCP_AGENT_INSTRUCTIONS),
+            },
+            world=world,
+            packages=package_versions(),
+            git_revision=git_revision(),
+        ),
+    )
+
+
+def package_versions(names: tuple[str, ...] = RECORDED_PACKAGES) -> dict[str, str]:
+    versions = {}
+    for name in names:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return versions
+
+
+def git_revision() -> str | None:
+    """The checkout's commit when shopbench runs from a git checkout, else None."""
+    try:
+        result = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=Path(__file__).resolve().parent,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return result.stdout.strip() or None if result.returncode == 0 else None

@@ -1,0 +1,53 @@
+"""ShoppingBench task sets as server suites: listings and instructions, never targets."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from benchmarks.shoppingbench.schema import ShoppingTask
+from benchmarks.shoppingbench.tasks import OFFICIAL_SET
+from mcp_server.suites import TaskListing
+
+if TYPE_CHECKING:
+    from mcp_server.world import World
+
+BENCHMARK = "shoppingbench"
+
+
+class ShoppingSuite:
+    """One task set of a world. The official set lists everywhere but starts only in a world imported from the
+    official corpus, because its targets are products of that corpus."""
+
+    benchmark = BENCHMARK
+    kind: Literal["agentic", "qa"] = "agentic"
+
+    def __init__(self, world: World, task_set: str) -> None:
+        self.world, self.task_set = world, task_set
+        self._tasks = {task.task_id: task for task in world.tasks(task_set)}
+
+    def listings(self) -> list[TaskListing]:
+        return [
+            TaskListing(task_id=task.task_id, benchmark=self.benchmark, task_set=self.task_set, intent=task.intent)
+            for task in self._tasks.values()
+        ]
+
+    def instruction(self, task_id: str) -> str:
+        return self._tasks[task_id].instruction
+
+    def task(self, task_id: str) -> ShoppingTask:
+        """The full task, targets included — for scorers and the TUI's end screen, never for the agent."""
+        return self._tasks[task_id]
+
+    def unavailable_reason(self) -> str | None:
+        if self.task_set == OFFICIAL_SET and not self.world.is_official_corpus:
+            return (
+                "the official ShoppingBench tasks need a world imported from the official 2.5M-product corpus: run "
+                "`shopbench world import documents.jsonl.gz --out DIR`, then serve or run with `--world DIR`. This "
+                f"world ({_world_name(self.world)}) is not that corpus."
+            )
+        return None
+
+
+def _world_name(world: World) -> str:
+    info = world.info
+    return str(info.get("name") if isinstance(info, dict) else getattr(info, "name", "unnamed"))

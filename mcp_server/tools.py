@@ -1,0 +1,334 @@
+"""The six ShoppingBench sandbox tools (SPEC §1.3) as plain Python, shared by the MCP server, the TUI and tests.
+
+Each tool is declared once: a pydantic model of its arguments (whose JSON Schema is what MCP clients see) and a
+method of `Sandbox`. `Sandbox.call(name, arguments)` validates and runs a call; every malformed call — unknown tool,
+wrong types, a bad page or price, unknown ids, an empty query — raises `ToolCallError`, whose message is an
+observation the agent can act on. The sandbox knows the world, never the task, so no output can reveal a target.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from benchmarks.shoppingbench.schema import SERVICES, Product, Voucher
+from benchmarks.shoppingbench.voucher import quote, within_budget
+from mcp_server.calculator import CalculationError, evaluate
+
+if TYPE_CHECKING:
+    from mcp_server.world import World
+
+MAX_PAGE = 5
+SORTS = ("priceasc", "pricedesc", "order", "default")
+FIND_FIELDS = ("product_id", "shop_id", "title", "price", "service", "sold_count")
+VIEW_FIELDS = (
+    "product_id", "title", "price", "shop_id", "short_description", "description", "sku_options", "attributes",
+    "service",
+)
+
+
+class ToolCallError(ValueError):
+    """A call the sandbox cannot run; the message is the observation the agent sees (never a target)."""
+
+
+class WebSearchBackend(Protocol):
+    """Where `web_search` results come from: the world's offline corpus, or a live provider with a replay cache."""
+
+    def search(self, q: str, max_results: int) -> list[dict[str, Any]]: ...
+
+
+# ---- arguments: one model per tool; field descriptions are the parameter docs agents read ----------------------
+
+
+class _Arguments(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class FindProductArgs(_Arguments):
+    q: str = Field(description='The query used to search for products, e.g. "nike shoes", "backpack for college".')
+    page: int = Field(description="Result page, 1 to 5 (10 products per page, 50 at most in all).")
+    shop_id: str | None = Field(None, description="Only products of this shop (exact shop_id).")
+    price: str | None = Field(
+        None, description='Price range, bounds inclusive: "lo-hi", "lo-" (at least lo) or "-hi" (at most hi).'
+    )
+    sort: str | None = Field(
+        None,
+        description="priceasc (price ascending), pricedesc (price descending), order (sales volume descending) or "
+        "default (relevance). Sorting reorders the 50 most relevant matches.",
+    )
+    service: str | None = Field(
+        None,
+        description="Comma-joined services every product must offer: official (LazMall: authenticity guarantee, "
+        "free returns), freeShipping, COD (cash on delivery), flashsale (limited-time discounts); default = none.",
+    )
+
+
+class ViewProductInformationArgs(_Arguments):
+    product_ids: str = Field(description="Comma-separated product_ids to look up.")
+
+
+class CalculateArgs(_Arguments):
+    expression: str | None = Field(
+        None, description='Arithmetic to evaluate, e.g. "(120 + 89.5) * 0.8". Numbers, + - * / // % ** and ().'
+    )
+    product_ids: str | None = Field(
+        None, description="Cart form: comma-separated product_ids whose list prices are added up."
+    )
+    voucher_type: Literal["platform", "shop"] | None = Field(
+        None, description="Cart form: platform (applies to all products) or shop (only when all come from one shop)."
+    )
+    threshold: float | None = Field(None, description="Cart form: the voucher needs a total of at least this much.")
+    discount_type: Literal["fixed", "percentage"] | None = Field(None, description="Cart form: fixed or percentage.")
+    face_value: float | None = Field(None, description="Cart form, fixed vouchers: the amount taken off.")
+    discount: float | None = Field(
+        None, description="Cart form, percentage vouchers: the discount as a fraction (25% is 0.25)."
+    )
+    cap: float | None = Field(None, description="Cart form, percentage vouchers: the most the discount can take off.")
+    budget: float | None = Field(None, description="Cart form, optional: say whether the cart fits this budget.")
+
+
+class WebSearchArgs(_Arguments):
+    q: str = Field(description='The query used to search for information, e.g. "PopMart latest news".')
+    max_results: int = Field(10, description="How many results to return, 1 to 20.")
+
+
+class RecommendProductArgs(_Arguments):
+    product_ids: str = Field(
+        description="Comma-separated product_ids: the one best product, or N products in the order the user named "
+        "them (all from one shop when the user wants one shop). Only the last recommendation counts."
+    )
+
+
+class TerminateArgs(_Arguments):
+    status: Literal["success", "failure"] = Field(description="How the task ended: success or failure.")
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    arguments: type[_Arguments]
+
+
+SHOPPING_TOOLS: dict[str, ToolSpec] = {
+    spec.name: spec
+    for spec in (
+        ToolSpec(
+            "find_product",
+            "Search the catalog (BM25) and return up to 10 products per page, each with product_id, shop_id, title, "
+            "price, service and sold_count. Filters (shop_id, price, service) keep the 50 most relevant matches; "
+            "sort then reorders those 50.",
+            FindProductArgs,
+        ),
+        ToolSpec(
+            "view_product_information",
+            "Fetch full information for product_ids: title, price, shop, descriptions, SKU options and attributes.",
+            ViewProductInformationArgs,
+        ),
+        ToolSpec(
+            "calculate",
+            "Evaluate arithmetic safely (give `expression`), or price a cart under a voucher (give `product_ids` and "
+            "the voucher fields): returns the list total, whether the voucher applies and why, and the total after it.",
+            CalculateArgs,
+        ),
+        ToolSpec(
+            "web_search",
+            "Search the web for information and return results as {url, title, content}.",
+            WebSearchArgs,
+        ),
+        ToolSpec(
+            "recommend_product",
+            "Recommend products to the user. Only the last recommendation counts.",
+            RecommendProductArgs,
+        ),
+        ToolSpec("terminate", "End the task and declare how it went; the episode is over after this.", TerminateArgs),
+    )
+}
+
+
+def parse_arguments(tool: str, arguments: Any) -> _Arguments:
+    """Validate a call's arguments, turning pydantic's errors into one sentence per problem."""
+    spec = SHOPPING_TOOLS.get(tool)
+    if spec is None:
+        raise ToolCallError(f"unknown tool {tool!r}; the tools are: {', '.join(SHOPPING_TOOLS)}")
+    if not isinstance(arguments, dict):
+        raise ToolCallError(f"{tool}: arguments must be a JSON object, got {type(arguments).__name__}")
+    try:
+        return spec.arguments.model_validate(arguments)
+    except ValidationError as error:
+        raise ToolCallError(f"{tool}: {describe_validation_error(error)}") from None
+
+
+def describe_validation_error(error: ValidationError) -> str:
+    problems = []
+    for item in error.errors():
+        where = ".".join(str(part) for part in item["loc"]) or "arguments"
+        if item["type"] == "extra_forbidden":
+            problems.append(f"unknown parameter {where!r}")
+        elif item["type"] == "missing":
+            problems.append(f"missing required parameter {where!r}")
+        else:
+            problems.append(f"{where}: {item['msg']} (got {item.get('input')!r})")
+    return "; ".join(problems)
+
+
+# ---- the tools ---------------------------------------------------------------------------------------------------
+
+
+def parse_price(price: str) -> tuple[float | None, float | None]:
+    """ "lo-hi", "lo-" or "-hi" → (lo, hi) with open sides as None."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)?\s*-\s*(\d+(?:\.\d+)?)?\s*", price)
+    if match is None or match.groups() == (None, None):
+        raise ToolCallError(f'find_product: price must look like "100-500", "100-" or "-500", got {price!r}')
+    low, high = (None if group is None else float(group) for group in match.groups())
+    if low is not None and high is not None and low > high:
+        raise ToolCallError(f"find_product: price lower bound {low:g} is above the upper bound {high:g}")
+    return low, high
+
+
+def parse_services(service: str | None) -> tuple[str, ...]:
+    """Known service flags only; unknown values and "default" are ignored, as the reference does."""
+    if not service:
+        return ()
+    return tuple(dict.fromkeys(part.strip() for part in service.split(",") if part.strip() in SERVICES))
+
+
+def split_ids(product_ids: str) -> list[str]:
+    """Ids for looking products up; whitespace around each id is forgiven here (scoring reads the raw string)."""
+    return [part.strip() for part in product_ids.split(",") if part.strip()]
+
+
+class Sandbox:
+    """The tools over one world. Stateless between calls: episode state (recommendation, end) lives in Episode."""
+
+    def __init__(self, products: Any, knowledge: Any, web_search: WebSearchBackend | None = None) -> None:
+        self.products = products
+        self.web = web_search if web_search is not None else knowledge
+
+    @classmethod
+    def for_world(cls, world: World) -> Sandbox:
+        from mcp_server.web_search_live import web_search_backend
+
+        return cls(world.products, world.knowledge, web_search_backend(world))
+
+    def call(self, tool: str, arguments: Any) -> Any:
+        """Run one tool call and return its observation (JSON-able); raises ToolCallError for a malformed call."""
+        args = parse_arguments(tool, arguments)
+        return getattr(self, tool)(args)
+
+    def find_product(self, args: FindProductArgs) -> list[dict[str, Any]]:
+        if not args.q.strip():
+            raise ToolCallError("find_product: q is empty; say what to search for")
+        if not 1 <= args.page <= MAX_PAGE:
+            raise ToolCallError(f"find_product: page must be 1 to {MAX_PAGE} (got {args.page})")
+        low, high = parse_price(args.price) if args.price and args.price.strip() else (None, None)
+        hits = self.products.find(
+            args.q,
+            page=args.page,
+            shop_id=args.shop_id or None,
+            price_min=low,
+            price_max=high,
+            services=parse_services(args.service),
+            sort=args.sort if args.sort in SORTS else "default",
+        )
+        return [{key: hit[key] for key in FIND_FIELDS if key in hit} for hit in hits]
+
+    def view_product_information(self, args: ViewProductInformationArgs) -> list[dict[str, Any]]:
+        ids = split_ids(args.product_ids)
+        if not ids:
+            raise ToolCallError("view_product_information: product_ids is empty; give comma-separated product_ids")
+        found = self.lookup(ids)
+        if not found:
+            raise ToolCallError(f"view_product_information: no product has the id(s) {', '.join(ids)}")
+        return [_project(found[pid], VIEW_FIELDS) for pid in dict.fromkeys(ids) if pid in found]
+
+    def calculate(self, args: CalculateArgs) -> Any:
+        if args.expression is not None and args.product_ids is not None:
+            raise ToolCallError("calculate: give either expression or product_ids (a cart), not both")
+        if args.expression is not None:
+            try:
+                return evaluate(args.expression)
+            except CalculationError as error:
+                raise ToolCallError(f"calculate: {error}") from None
+        if args.product_ids is None:
+            raise ToolCallError("calculate: give an expression, or product_ids and a voucher to price a cart")
+        return self._price_cart(args)
+
+    def _price_cart(self, args: CalculateArgs) -> dict[str, Any]:
+        ids = split_ids(args.product_ids or "")
+        if not ids:
+            raise ToolCallError("calculate: product_ids is empty")
+        found = self.lookup(ids)
+        unknown = [pid for pid in ids if pid not in found]
+        if unknown:
+            raise ToolCallError(f"calculate: no product has the id(s) {', '.join(unknown)}")
+        items = [{"product_id": pid, "shop_id": found[pid].shop_id, "price": found[pid].price} for pid in ids]
+        prices = [found[pid].price for pid in ids]
+        shops = [found[pid].shop_id for pid in ids]
+        result: dict[str, Any] = {"items": items, "list_total": round(sum(prices), 2)}
+        voucher = _voucher(args)
+        if voucher is not None:
+            priced = quote(prices, shops, voucher)
+            result |= {
+                "voucher_applies": priced.voucher_applies,
+                "reason": priced.reason,
+                "total_after_voucher": round(priced.total_after_voucher, 2),
+            }
+        if args.budget is not None:
+            fits = within_budget(prices, shops, voucher) if voucher else sum(prices) <= args.budget
+            result["within_budget"] = fits
+        return result
+
+    def web_search(self, args: WebSearchArgs) -> list[dict[str, Any]]:
+        if not args.q.strip():
+            raise ToolCallError("web_search: q is empty; say what to search for")
+        if not 1 <= args.max_results <= 20:
+            raise ToolCallError(f"web_search: max_results must be 1 to 20 (got {args.max_results})")
+        return self.web.search(args.q, max_results=args.max_results)
+
+    def recommend_product(self, args: RecommendProductArgs) -> str:
+        if not args.product_ids.strip():
+            raise ToolCallError("recommend_product: product_ids is empty; give the product_ids to recommend")
+        text = f"Having recommended the products to the user: {args.product_ids}."
+        ids = args.product_ids.split(",")  # no trimming: the scorer reads the string exactly like this
+        found = self.lookup(ids)
+        unknown = [pid for pid in ids if pid not in found]
+        if unknown:
+            text += f" Note: no product has the id(s) {', '.join(repr(pid) for pid in unknown)}."
+        return text
+
+    def terminate(self, args: TerminateArgs) -> str:
+        return f"The interaction has been completed with status: {args.status}"
+
+    def lookup(self, ids: list[str]) -> dict[str, Product]:
+        return self.products.get(list(dict.fromkeys(ids)))
+
+
+def _project(product: Product, fields: tuple[str, ...]) -> dict[str, Any]:
+    data = product.model_dump()
+    return {key: data.get(key) for key in fields}
+
+
+def _voucher(args: CalculateArgs) -> Voucher | None:
+    """The voucher named by the cart form's fields, or None when none was given; half a voucher is an error."""
+    given = {
+        name: getattr(args, name)
+        for name in ("voucher_type", "threshold", "discount_type", "face_value", "discount", "cap")
+        if getattr(args, name) is not None
+    }
+    if not given:
+        return None
+    missing = [name for name in ("voucher_type", "threshold", "discount_type") if name not in given]
+    if args.discount_type == "fixed" and args.face_value is None:
+        missing.append("face_value")
+    if args.discount_type == "percentage" and args.discount is None:
+        missing.append("discount")
+    if missing:
+        raise ToolCallError(f"calculate: the voucher needs {', '.join(missing)}")
+    if args.discount is not None and not 0 < args.discount <= 1:
+        raise ToolCallError(f"calculate: discount is a fraction between 0 and 1 (25% is 0.25), got {args.discount:g}")
+    budget = args.budget if args.budget is not None else float("inf")
+    return Voucher(budget=budget, **given)
