@@ -1,0 +1,186 @@
+"""Shopping MMLU metrics and aggregation, as the reference evaluation computes them (SPEC §2, §6).
+
+Sentence-transformer similarity needs an embedding model; this layer makes no model calls, so the caller passes an
+`Encode` function (evaluators.embeddings supplies one) and the embeddings of a whole run are computed in one batch.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Mapping
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from benchmarks.qa import ItemScore, mean
+from benchmarks.shopping_mmlu.parsers import PARSERS
+from benchmarks.shopping_mmlu.schema import MMLUItem
+
+Encode = Callable[[list[str]], np.ndarray]
+"""Texts → L2-normalised embeddings, one row per text."""
+
+SIMILARITY_METRICS = ("sent-transformer", "multilingual-sent-transformer")
+
+
+def accuracy(parsed: int, truth: int) -> float:
+    return float(parsed == truth)
+
+
+def hit_rate_at_3(parsed: list[int], truth: list[int]) -> float:
+    """|truth ∩ first three predictions| / |truth|."""
+    return len(set(truth) & set(parsed[:3])) / len(truth)
+
+
+def ndcg(parsed: list[int], truth: list[float]) -> float:
+    """NDCG with gain 2^rel − 1 and discount log2(i+1); candidates are 1-based, so 0 reads the last one's relevance.
+
+    The prediction is cut to len(truth); the ideal ranking is truth sorted descending; an ideal of 0 scores 0.
+    """
+    dcg = 0.0
+    for position, candidate in enumerate(parsed[: len(truth)], start=1):
+        relevance = truth[candidate - 1] if candidate - 1 < len(truth) else 0
+        dcg += (2**relevance - 1) / math.log2(position + 1)
+    ideal = sum((2**rel - 1) / math.log2(pos + 1) for pos, rel in enumerate(sorted(truth, reverse=True), start=1))
+    return dcg / ideal if ideal else 0.0
+
+
+def ner_counts(parsed: list[str], truth: list[str]) -> tuple[int, int, int]:
+    """(tp, fp, fn) on lower-cased entities; fp counts every predicted entity that is not a hit, repeats included."""
+    predicted = [entity.lower().strip(" ") for entity in parsed]
+    gold = [entity.lower() for entity in truth]
+    tp = len(set(predicted) & set(gold))
+    return tp, len(predicted) - tp, len(gold) - tp
+
+
+def micro_f1(counts: list[tuple[int, int, int]]) -> float:
+    """F1 over summed tp/fp/fn (0 where precision or recall is undefined)."""
+    tp = sum(c[0] for c in counts)
+    fp = sum(c[1] for c in counts)
+    fn = sum(c[2] for c in counts)
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
+@cache
+def _rouge_scorer() -> Any:
+    from rouge_score import rouge_scorer
+
+    return rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
+
+
+def rouge_l(parsed: str, truth: str | list[str]) -> float:
+    """ROUGE-L F-measure with stemming (mean over references when there are several)."""
+    references = [truth] if isinstance(truth, str) else truth
+    return float(np.mean([_rouge_scorer().score(parsed, ref)["rougeL"].fmeasure for ref in references]))
+
+
+@cache
+def _bleu(tokenize: str) -> Any:
+    from sacrebleu.metrics import BLEU
+
+    return BLEU(lowercase=True, tokenize=tokenize)
+
+
+def bleu(parsed: str, truth: str | list[str], japanese: bool = False) -> float:
+    """sacrebleu on the FIRST line of the output, lower-cased, 13a (ja-mecab for Japanese), divided by 100."""
+    first_line = parsed.lstrip("\n").rstrip("\n").split("\n")[0]
+    references = [truth] if isinstance(truth, str) else truth
+    scorer = _bleu("ja-mecab" if japanese else "13a")
+    return scorer.corpus_score([first_line], [[ref] for ref in references]).score / 100
+
+
+def similarity(generation: np.ndarray, references: np.ndarray) -> float:
+    """Mean cosine of normalised embeddings over the references, clipped at 0."""
+    return max(float(np.mean(references @ generation)), 0.0)
+
+
+def references_of(item: MMLUItem) -> list[str]:
+    return [item.output_field] if isinstance(item.output_field, str) else list(item.output_field)
+
+
+def score_item(item: MMLUItem, output: str, embeddings: Mapping[str, np.ndarray] | None = None) -> ItemScore:
+    """Parse one raw output with the reference parser and apply the item's metric.
+
+    `embeddings` maps text → embedding for the similarity metrics (see `embed_for_similarity`).
+    """
+    parsed = PARSERS[item.task_type](output)
+    truth = item.output_field
+    extra: dict[str, Any] = {}
+    metric = item.metric
+    if metric == "accuracy":
+        score: float | None = accuracy(parsed, truth)
+    elif metric == "hit rate@3":
+        score = hit_rate_at_3(parsed, truth)
+    elif metric == "ndcg":
+        score = ndcg(parsed, truth)
+    elif metric == "micro f1":
+        tp, fp, fn = ner_counts(parsed, truth)
+        extra = {"tp": tp, "fp": fp, "fn": fn}
+        score = None
+    elif metric == "rougel":
+        score = rouge_l(parsed, truth)
+    elif metric in ("bleu", "jp-bleu"):
+        score = bleu(parsed, truth, japanese=metric == "jp-bleu")
+    else:
+        if embeddings is None:
+            raise ValueError(f"metric {metric!r} needs sentence embeddings; pass `embeddings`")
+        table = embeddings[metric]
+        score = similarity(table[parsed], np.stack([table[ref] for ref in references_of(item)]))
+    extra["metric"] = metric
+    return ItemScore(score=score, parsed=parsed, task=item.task_name, extra=extra)
+
+
+def texts_for_similarity(items: list[MMLUItem], outputs: Mapping[str, str]) -> dict[str, set[str]]:
+    """Per similarity metric, every text (parsed output or reference) that needs an embedding."""
+    texts: dict[str, set[str]] = defaultdict(set)
+    for item in items:
+        if item.metric in SIMILARITY_METRICS and item.id in outputs:
+            texts[item.metric].add(PARSERS["generation"](outputs[item.id]))
+            texts[item.metric].update(references_of(item))
+    return texts
+
+
+def embed_for_similarity(
+    items: list[MMLUItem], outputs: Mapping[str, str], encoders: Mapping[str, Encode]
+) -> dict[str, dict[str, np.ndarray]]:
+    """Embed every text the similarity metrics need, one batch per model."""
+    tables: dict[str, dict[str, np.ndarray]] = {}
+    for metric, texts in texts_for_similarity(items, outputs).items():
+        ordered = sorted(texts)
+        vectors = encoders[metric](ordered)
+        tables[metric] = dict(zip(ordered, vectors, strict=True))
+    return tables
+
+
+def aggregate(items: list[MMLUItem], scores: Mapping[str, ItemScore]) -> dict[str, Any]:
+    """Task scores (mean, or micro-F1 for NER), skill scores (mean of their tasks) and overall scores.
+
+    `overall` is the mean over tasks, as the reference's track-wise score; `overall_by_skill` is the mean of the
+    skill scores, the paper's headline when items carry their skill.
+    """
+    per_task: dict[str, list[ItemScore]] = defaultdict(list)
+    skill_of_task: dict[str, str | None] = {}
+    for item in items:
+        if item.id in scores:
+            per_task[item.task_name].append(scores[item.id])
+            skill_of_task.setdefault(item.task_name, item.track)
+    tasks: dict[str, float] = {}
+    for task, results in per_task.items():
+        if results[0].extra.get("metric") == "micro f1":
+            tasks[task] = micro_f1([(r.extra["tp"], r.extra["fp"], r.extra["fn"]) for r in results])
+        else:
+            tasks[task] = float(np.mean([r.score for r in results]))
+    by_skill: dict[str, list[float]] = defaultdict(list)
+    for task, value in tasks.items():
+        if skill_of_task[task]:
+            by_skill[skill_of_task[task]].append(value)
+    skills = {skill: float(np.mean(values)) for skill, values in sorted(by_skill.items())}
+    return {
+        "tasks": dict(sorted(tasks.items())),
+        "skills": skills,
+        "overall": mean(list(tasks.values())),
+        "overall_by_skill": mean(list(skills.values())),
+    }
