@@ -23,6 +23,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "score",
     "report",
     "export",
+    "world",
+    "serve",
+    "demo",
 )
 """Modules of shopbench.commands, each with `register(app)`. Heavy imports stay inside the command bodies."""
 

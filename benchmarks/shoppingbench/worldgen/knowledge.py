@@ -1,0 +1,232 @@
+"""Knowledge ("web") tasks and the offline web_search corpus that holds the facts they need.
+
+Each task asks about a made-up entity (a composer, a town festival, a hotel, a team…), so no model can know the
+answer: the fact lives only in one document of the corpus, e.g. "Ilse Marwen performed on the viola", and the
+product the shopper wants is named only through it ("…buy strings for this instrument"). Distractor documents
+share the entity's family name or relation with another value, and general articles fill the rest.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from benchmarks.shoppingbench.schema import Product, ShoppingTask, Target, task_id_for
+from benchmarks.shoppingbench.worldgen.vocab import KINDS
+
+Finder = Callable[[str, dict], list[str]]
+
+FIRST_NAMES = ("Ilse", "Teodoro", "Marisol", "Anselm", "Corazon", "Dmitri", "Halvard", "Josefa", "Lucan", "Noemi",
+               "Rosendo", "Sigrun", "Evander", "Perpetua", "Casimir", "Leocadia", "Oriol", "Thessaly", "Bartolome",
+               "Wilhelmina", "Ignatius", "Amparo", "Fenwick", "Genoveva")
+SYLLABLES = ("mar", "wen", "kel", "dra", "vos", "tal", "ren", "quis", "bel", "dor", "lun", "sav", "ithe", "gar",
+             "mon", "ste", "ral", "fin", "cor", "zan", "pel", "hav", "ori", "tesk")
+MONTHS = ("January", "March", "April", "May", "June", "August", "October", "November")
+
+
+@dataclass(frozen=True)
+class Relation:
+    """How one kind of fact is asked, stated in a document, and tied to the purchase."""
+
+    entity: str
+    """Pattern for the made-up entity; {name} is a generated proper name, {person} a full name."""
+    question: str
+    fact: str
+    purchase: str
+    distractor: str
+
+
+RELATIONS: dict[str, Relation] = {
+    "instrument": Relation(
+        "{person}",
+        "Which instrument did the composer {entity} perform on at the {year} {name} Chamber Festival?",
+        "{entity} (born {born}) is a composer and performer. At the {year} {name} Chamber Festival {entity} performed "
+        "on the {value}, the instrument studied since childhood, and critics praised the recital.",
+        "I would like to buy {phrase} for this instrument.",
+        "{entity} (born {born}) is a composer best known for works written for the {value}."),
+    "flavor": Relation(
+        "{name}",
+        "What is the signature flavor of the harvest festival held every {month} in the town of {entity}?",
+        "The town of {entity} holds its harvest festival every {month}. Its signature flavor is {value}, which "
+        "appears in the sweets, drinks and snacks sold during the festival week.",
+        "I want {phrase} in that flavor.",
+        "The village of {entity} is known for its {value} dishes and a small market every {month}."),
+    "scent": Relation(
+        "the {name} Grand Hotel",
+        "Which scent does {entity} use as its signature fragrance in the lobby?",
+        "{entity} opened in {born}. The hotel is known for its signature fragrance, {value}, diffused in the lobby "
+        "and used in the guest rooms.",
+        "I'd like {phrase} with that scent.",
+        "{entity} opened in {born} and its spa offers treatments with {value} oil."),
+    "color_family": Relation(
+        "the {name} Mariners",
+        "What color are the home uniforms of {entity} basketball club?",
+        "{entity} are a basketball club founded in {born}. The team plays its home games in {value} uniforms, the "
+        "color of the town's old fishing fleet.",
+        "I want to buy {phrase} in that color.",
+        "{entity} are a rowing club founded in {born}; their boats are painted {value}."),
+    "sport": Relation(
+        "{person}",
+        "In which sport did {entity} win the national championship in {year}?",
+        "{entity} (born {born}) is an athlete who won the national championship in {value} in {year}, after "
+        "years of training in the provincial team.",
+        "I need {phrase} for that sport.",
+        "{entity} (born {born}) is a coach who once tried {value} before turning to teaching."),
+    "material": Relation(
+        "{name}",
+        "Which material are the artisans of the {entity} workshops famous for working with?",
+        "The workshops of {entity} have been known since {born} for their craftsmen, who work mainly with {value}. "
+        "Their pieces are sold all over the region.",
+        "I'd like {phrase} made of that material.",
+        "The {entity} museum shows tools from {born} and a collection of {value} items."),
+    "language": Relation(
+        "{person}",
+        "In which language did the novelist {entity} write the prize-winning novel 'The {name} Letters'?",
+        "{entity} (born {born}) is a novelist. The prize-winning novel 'The {name} Letters' was written in {value} "
+        "and later translated into several languages.",
+        "I want to buy {phrase} to learn that language.",
+        "{entity} (born {born}) is a translator who studied {value} at university."),
+    "animal": Relation(
+        "the {name} Lantern Festival",
+        "What animal is the mascot of {entity}?",
+        "{entity} has been held every {month} since {born}. Its mascot is a {value}, carried through the streets "
+        "as a giant paper lantern.",
+        "I'd like {phrase} of that animal.",
+        "{entity} began in {born}; a {value} appeared on one of its early posters."),
+}
+
+
+class _Names:
+    """Made-up proper names, each used once per world, so a fact is found by its entity alone."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng, self.used = rng, set()
+
+    def name(self) -> str:
+        while True:
+            word = "".join(self.rng.choice(SYLLABLES) for _ in range(self.rng.randint(2, 3))).capitalize()
+            if word not in self.used:
+                self.used.add(word)
+                return word
+
+    def person(self) -> str:
+        return f"{self.rng.choice(FIRST_NAMES)} {self.name()}"
+
+
+def _knowledge_key(product: Product) -> str | None:
+    """The title attribute of a templated product that a knowledge task can hinge on."""
+    for kind in KINDS:
+        if kind.category == product.category and kind.knowledge in product.attributes:
+            value = product.attributes[kind.knowledge][0]
+            if value.lower() in product.title.lower():
+                return kind.knowledge
+    return None
+
+
+def _phrase_without(product: Product, value: str) -> str:
+    """The product named without the fact's value (the shopper only knows it through the fact)."""
+    title = re.sub(re.escape(value), " ", product.title, flags=re.IGNORECASE)
+    return "a " + " ".join(title.split())
+
+
+def knowledge_world(products: list[Product], *, seed: int, count: int, finder: Finder,
+                    task_set: str = "generated", distractors: int = 300) -> tuple[list[ShoppingTask], list[dict]]:
+    """Knowledge tasks and the corpus documents: one fact per task, plus confusable and general distractors."""
+    rng = random.Random(seed * 4 + 4)
+    names = _Names(rng)
+    candidates = [(p, key) for p in products if (key := _knowledge_key(p))]
+    rng.shuffle(candidates)
+    tasks: list[ShoppingTask] = []
+    documents: list[dict] = []
+    for product, key in candidates:
+        if len(tasks) == count:
+            break
+        value = product.attributes[key][0]
+        phrase = _phrase_without(product, value)
+        if not _found(finder, f"{phrase[2:]} {value}", product.product_id):
+            continue
+        relation = RELATIONS[key]
+        words = {"name": names.name(), "year": rng.randint(1960, 2022), "born": rng.randint(1890, 1995),
+                 "month": rng.choice(MONTHS), "value": value}
+        entity = relation.entity.format(person=names.person(), **words)
+        question = relation.question.format(entity=entity, **words)
+        query = f"{question} {relation.purchase.format(phrase=phrase)}"
+        documents.append(_document(entity, relation.fact.format(entity=entity, **words)))
+        other_values = sorted({p.attributes[k][0] for p, k in candidates if k == key} - {value})
+        if other_values:
+            namesake = _namesake(entity, names)
+            fake = dict(words, value=rng.choice(other_values), born=rng.randint(1890, 1995))
+            documents.append(_document(namesake, relation.distractor.format(entity=namesake, **fake)))
+        index = len(tasks)
+        tasks.append(ShoppingTask(
+            task_id=task_id_for("web", index), task_set=task_set, intent="web", task_index=index, query=query,
+            targets=[Target(product_id=product.product_id, title=[product.title])],
+            knowledge_attribute=_display(value), knowledge_product=product))
+    documents.extend(_general_documents(rng, names, products, distractors))
+    rng.shuffle(documents)
+    return tasks, _unique_urls(documents)
+
+
+def _unique_urls(documents: list[dict]) -> list[dict]:
+    seen: dict[str, int] = {}
+    for document in documents:
+        url = document["url"]
+        seen[url] = seen.get(url, 0) + 1
+        if seen[url] > 1:
+            document["url"] = f"{url}_{seen[url]}"
+    return documents
+
+
+def _found(finder: Finder, search: str, product_id: str) -> bool:
+    return product_id in finder(search, {})
+
+
+def _namesake(entity: str, names: _Names) -> str:
+    """Another entity sharing the last word of the name, so a careless reading picks the wrong fact."""
+    words = entity.split()
+    proper = next((w for w in reversed(words) if w[:1].isupper() and w not in ("Grand", "Hotel", "Mariners",
+                                                                               "Lantern", "Festival")), words[-1])
+    if len(words) == 1:
+        return f"New {proper}"
+    if len(words) > 2:
+        return entity.replace(proper, names.name())
+    return f"{names.rng.choice([n for n in FIRST_NAMES if n != words[0]])} {proper}"
+
+
+def _general_documents(rng: random.Random, names: _Names, products: list[Product], count: int) -> list[dict]:
+    """Articles about made-up entities with facts no task asks, and buying guides for product types."""
+    documents = []
+    keys = sorted(RELATIONS)
+    values = {key: sorted({p.attributes[key][0] for p in products if key in p.attributes}) or ["unknown"]
+              for key in keys}
+    for _ in range(count):
+        key = rng.choice(keys)
+        relation = RELATIONS[key]
+        words = {"name": names.name(), "year": rng.randint(1960, 2022), "born": rng.randint(1890, 1995),
+                 "month": rng.choice(MONTHS), "value": rng.choice(values[key])}
+        entity = relation.entity.format(person=names.person(), **words)
+        documents.append(_document(entity, relation.fact.format(entity=entity, **words)))
+    for kind in KINDS:
+        noun = kind.nouns[0]
+        documents.append({
+            "url": f"https://guides.shopbench.example/{_slug(noun)}",
+            "title": f"How to choose a {noun.lower()}",
+            "content": f"Buying a {noun.lower()}? Compare {', '.join(kind.brands[:3])} and check the details: "
+                       + " ".join(kind.features),
+        })
+    return documents
+
+
+def _document(title: str, content: str) -> dict:
+    title, content = title[:1].upper() + title[1:], content[:1].upper() + content[1:]
+    return {"url": f"https://wiki.shopbench.example/{_slug(title)}", "title": title, "content": content}
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+
+
+def _display(value: str) -> str:
+    return " ".join(w.capitalize() for w in value.split())

@@ -1,0 +1,259 @@
+"""A ShoppingBench world: catalog + search indexes + task sets + knowledge corpus, in one folder.
+
+    WORLD/world.json, catalog.jsonl.gz, knowledge.jsonl, tasks/<set>/…, index/<hash>/, knowledge_index/<hash>/
+
+Worlds are generated from a seed (benchmarks.shoppingbench.worldgen) or imported from the official corpus file.
+world.json is written last, so a folder without it is an unfinished build, never mistaken for a world.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import BaseModel, ValidationError
+
+from benchmarks.jsonl import DataFileError, open_text, read_jsonl, write_jsonl
+from benchmarks.shoppingbench.schema import CorpusRecord, ShoppingTask
+from benchmarks.shoppingbench.tasks import OFFICIAL_DIR, OFFICIAL_SET, load_official, load_task_set
+
+if TYPE_CHECKING:
+    from mcp_server.search.knowledge_index import KnowledgeIndex
+    from mcp_server.search.product_index import ProductIndex
+
+CATALOG = "catalog.jsonl.gz"
+KNOWLEDGE = "knowledge.jsonl"
+WORLD_JSON = "world.json"
+GENERATED_SET = "generated"
+DEFAULT_PRODUCTS = 5_000
+DEFAULT_SEED = 0
+DEFAULT_TASKS_PER_INTENT = 100
+TASK_SAMPLE = 20_000
+"""Products read back from a big catalog to draw tasks from (whole shops, so shop tasks have choices)."""
+MAX_PAGES = 5
+
+
+class WorldInfo(BaseModel):
+    name: str
+    seed: int | None
+    products: int
+    content_hash: str
+    """sha256 of catalog.jsonl.gz."""
+    generator_version: str | None
+    source: Literal["generated", "imported"]
+
+
+class World:
+    """An opened world folder; indexes are built or opened on first use."""
+
+    def __init__(self, root: Path, info: WorldInfo) -> None:
+        self.root, self.info = root, info
+        self._products: ProductIndex | None = None
+        self._knowledge: KnowledgeIndex | None = None
+
+    @classmethod
+    def open(cls, root: Path) -> World:
+        root = Path(root).expanduser()
+        path = root / WORLD_JSON
+        if not path.is_file():
+            raise FileNotFoundError(
+                f"{root} is not a shopbench world (no {WORLD_JSON}); create one with `shopbench world generate` "
+                "or `shopbench world import`")
+        try:
+            info = WorldInfo.model_validate_json(path.read_text(encoding="utf-8"))
+        except ValidationError as error:
+            raise DataFileError(path, 1, str(error).splitlines()[0]) from None
+        if not (root / CATALOG).is_file():
+            raise FileNotFoundError(f"{root} is not a complete world: {CATALOG} is missing")
+        return cls(root, info)
+
+    @property
+    def products(self) -> ProductIndex:
+        if self._products is None:
+            from mcp_server.search.product_index import ProductIndex
+
+            self._products = ProductIndex.open_or_build(self.root / CATALOG, self.root / "index")
+        return self._products
+
+    @property
+    def knowledge(self) -> KnowledgeIndex:
+        if self._knowledge is None:
+            from mcp_server.search.knowledge_index import KnowledgeIndex
+
+            self._knowledge = KnowledgeIndex.open_or_build(self.root / KNOWLEDGE, self.root / "knowledge_index")
+        return self._knowledge
+
+    def task_sets(self) -> list[str]:
+        folder = self.root / "tasks"
+        local = sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+        return local + ([OFFICIAL_SET] if OFFICIAL_SET not in local else [])
+
+    def tasks(self, task_set: str) -> list[ShoppingTask]:
+        if task_set == OFFICIAL_SET:
+            return load_official()
+        folder = self.root / "tasks" / task_set
+        if not folder.is_dir():
+            raise KeyError(f"no task set {task_set!r} in world {self.info.name}; known: {', '.join(self.task_sets())}")
+        return load_task_set(folder, task_set)
+
+    @property
+    def is_official_corpus(self) -> bool:
+        return self.info.source == "imported"
+
+    def __repr__(self) -> str:
+        return f"World({self.root}, {self.info.products} products, {self.info.source})"
+
+
+def product_finder(index: ProductIndex):
+    """find_product as the task generator's solvability check: ids over all pages a search can show."""
+
+    def finder(query: str, filters: dict) -> list[str]:
+        ids: list[str] = []
+        for page in range(1, MAX_PAGES + 1):
+            rows = index.find(query, page=page, shop_id=filters.get("shop_id"), price_min=filters.get("price_min"),
+                              price_max=filters.get("price_max"), services=tuple(filters.get("services", ())))
+            ids.extend(row["product_id"] for row in rows)
+            if len(rows) < 10:
+                break
+        return ids
+
+    return finder
+
+
+def generate_world(out: Path, *, products: int, seed: int, tasks_per_intent: int = DEFAULT_TASKS_PER_INTENT,
+                   name: str | None = None, progress: bool = True) -> World:
+    """Generate a world: catalog, product index, solvable task sets for the four intents, knowledge corpus."""
+    from benchmarks.shoppingbench.worldgen.catalog import GENERATOR_VERSION, generate_catalog
+    from benchmarks.shoppingbench.worldgen.knowledge import knowledge_world
+    from benchmarks.shoppingbench.worldgen.tasks import generate_tasks, sample_products, write_task_set
+    from mcp_server.search.product_index import ProductIndex
+
+    out = Path(out).expanduser()
+    out.mkdir(parents=True, exist_ok=True)
+    catalog = out / CATALOG
+    with _step(progress, f"generating {products:,} products"):
+        generate_catalog(catalog, products, seed)
+    index = ProductIndex.open_or_build(catalog, out / "index", progress=progress)
+    finder = product_finder(index)
+    with _step(progress, "generating solvable tasks and the knowledge corpus"):
+        sample = sample_products(catalog, products, TASK_SAMPLE, seed)
+        tasks = generate_tasks(sample, seed=seed, per_intent=tasks_per_intent, finder=finder, task_set=GENERATED_SET)
+        tasks["web"], documents = knowledge_world(sample, seed=seed, count=tasks_per_intent, finder=finder,
+                                                  task_set=GENERATED_SET)
+        write_task_set(out / "tasks" / GENERATED_SET, tasks)
+        write_jsonl(out / KNOWLEDGE, documents)
+    info = WorldInfo(name=name or out.name, seed=seed, products=products, content_hash=file_sha256(catalog),
+                     generator_version=GENERATOR_VERSION, source="generated")
+    _write_info(out, info)
+    return World.open(out)
+
+
+def import_world(documents: Path, out: Path, *, progress: bool = True) -> World:
+    """A world over the official corpus file: every line is checked against the corpus schema while it is copied."""
+    documents, out = Path(documents).expanduser(), Path(out).expanduser()
+    if not documents.is_file():
+        raise FileNotFoundError(f"{documents}: no such file")
+    out.mkdir(parents=True, exist_ok=True)
+    catalog = out / CATALOG
+    partial = out / (CATALOG + ".partial")
+    count = 0
+    with _step(progress, f"importing {documents}"), open(partial, "wb") as raw:
+        with gzip.GzipFile(filename="", mode="wb", compresslevel=3, fileobj=raw, mtime=0) as sink:
+            for number, line in _lines(documents):
+                _check_record(documents, number, line)
+                sink.write(line.rstrip("\n").encode("utf-8") + b"\n")
+                count += 1
+    if count == 0:
+        partial.unlink()
+        raise DataFileError(documents, 1, "no product records")
+    os.replace(partial, catalog)
+    write_jsonl(out / KNOWLEDGE, official_knowledge_documents())
+    info = WorldInfo(name=out.name, seed=None, products=count, content_hash=file_sha256(catalog),
+                     generator_version=None, source="imported")
+    _write_info(out, info)
+    return World.open(out)
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    with open_text(path) as handle:
+        for number, line in enumerate(handle, start=1):
+            if line.strip():
+                yield number, line
+
+
+def _check_record(path: Path, number: int, line: str) -> None:
+    try:
+        CorpusRecord.model_validate_json(line)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "record"
+        raise DataFileError(path, number, f"{where}: {first['msg']}") from None
+
+
+def official_knowledge_documents() -> list[dict]:
+    """An offline stand-in for the live web search of the official knowledge tasks: one document per question,
+    stating the fact its answer rests on (what a web search for the question would return)."""
+    documents = []
+    for number, record in read_jsonl(OFFICIAL_DIR / "synthesize_web_simpleqa_test.jsonl"):
+        question = record["query"].split("?")[0].strip() + "?"
+        documents.append({"url": f"https://facts.shopbench.example/official/{number}", "title": question,
+                          "content": f"{question} {record['Knowledge_Attribute']}."})
+    return documents
+
+
+def default_world(home: Path | None = None) -> World:
+    """The default world under $SHOPBENCH_HOME/worlds, generated on first use (in a temporary folder, renamed
+    into place when complete, so an interrupted build is never reused) and opened afterwards."""
+    from benchmarks.shoppingbench.worldgen.catalog import GENERATOR_VERSION
+
+    home = Path(home or os.environ.get("SHOPBENCH_HOME") or "~/.cache/shopbench").expanduser()
+    root = home / "worlds" / f"default-v{GENERATOR_VERSION}"
+    if (root / WORLD_JSON).is_file():
+        return World.open(root)
+    root.parent.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=f".{root.name}-", dir=root.parent))
+    try:
+        generate_world(building, products=DEFAULT_PRODUCTS, seed=DEFAULT_SEED,
+                       tasks_per_intent=DEFAULT_TASKS_PER_INTENT, name="default", progress=True)
+        if root.exists():  # a half-built folder from an older layout, or another process won the race
+            if (root / WORLD_JSON).is_file():
+                return World.open(root)
+            shutil.rmtree(root)
+        os.rename(building, root)
+    finally:
+        if building.exists():
+            shutil.rmtree(building, ignore_errors=True)
+    return World.open(root)
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _write_info(root: Path, info: WorldInfo) -> None:
+    partial = root / (WORLD_JSON + ".partial")
+    partial.write_text(json.dumps(info.model_dump(), indent=2) + "\n", encoding="utf-8")
+    os.replace(partial, root / WORLD_JSON)
+
+
+@contextlib.contextmanager
+def _step(progress: bool, message: str) -> Iterator[None]:
+    if not progress:
+        yield
+        return
+    from rich.console import Console
+
+    with Console(stderr=True).status(message):
+        yield
