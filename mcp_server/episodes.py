@@ -17,9 +17,11 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from pydantic import Field
+
 from benchmarks.shoppingbench.prompts import MCP_AGENT_INSTRUCTIONS, REFERENCE_SYSTEM_PROMPT, prompt_hash
 from mcp_server.suites import TaskListing, TaskSuite
-from mcp_server.tools import SHOPPING_TOOLS, Sandbox, ToolCallError
+from mcp_server.tools import SHOPPING_TOOLS, Arguments, Sandbox, ToolCallError, validate_arguments
 from mcp_server.trajectory import (
     MANIFEST_FILE,
     AgentInfo,
@@ -40,6 +42,13 @@ DEFAULT_MAX_STEPS = 30
 QA_TOOLS = ("submit_answer",)
 EPISODE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 RECORDED_PACKAGES = ("shopbench", "mcp", "pyserini", "pydantic", "httpx")
+
+
+class SubmitAnswerArgs(Arguments):
+    answer: str = Field(description="Your final answer, exactly as it should be scored (e.g. the option letter).")
+
+
+SUBMIT_ANSWER_DESCRIPTION = "Question benchmarks: submit your answer; it is recorded as given and ends the episode."
 
 
 class EpisodeError(ValueError):
@@ -163,10 +172,7 @@ class Episode:
             what = f"{tool!r} is not available in this episode" if known else f"unknown tool {tool!r}"
             raise ToolCallError(f"{what}; this episode's tools are: {', '.join(self.tools)}")
         if tool == "submit_answer":
-            if not isinstance(arguments, dict) or set(arguments) != {"answer"}:
-                raise ToolCallError("submit_answer: give exactly one parameter, answer")
-            if not isinstance(arguments["answer"], str):
-                raise ToolCallError("submit_answer: answer must be a string")
+            validate_arguments(tool, SubmitAnswerArgs, arguments)
             return "Your answer has been recorded. The episode is over."
         assert self.sandbox is not None
         return self.sandbox.call(tool, arguments)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -43,11 +43,16 @@ class WebSearchBackend(Protocol):
 # ---- arguments: one model per tool; field descriptions are the parameter docs agents read ----------------------
 
 
-class _Arguments(BaseModel):
+class Arguments(BaseModel):
+    """Tool arguments: unknown parameters are refused, so a misspelt name is reported rather than ignored."""
+
     model_config = ConfigDict(extra="forbid")
 
 
-class FindProductArgs(_Arguments):
+M = TypeVar("M", bound=Arguments)
+
+
+class FindProductArgs(Arguments):
     q: str = Field(description='The query used to search for products, e.g. "nike shoes", "backpack for college".')
     page: int = Field(description="Result page, 1 to 5 (10 products per page, 50 at most in all).")
     shop_id: str | None = Field(None, description="Only products of this shop (exact shop_id).")
@@ -66,11 +71,11 @@ class FindProductArgs(_Arguments):
     )
 
 
-class ViewProductInformationArgs(_Arguments):
+class ViewProductInformationArgs(Arguments):
     product_ids: str = Field(description="Comma-separated product_ids to look up.")
 
 
-class CalculateArgs(_Arguments):
+class CalculateArgs(Arguments):
     expression: str | None = Field(
         None, description='Arithmetic to evaluate, e.g. "(120 + 89.5) * 0.8". Numbers, + - * / // % ** and ().'
     )
@@ -90,19 +95,19 @@ class CalculateArgs(_Arguments):
     budget: float | None = Field(None, description="Cart form, optional: say whether the cart fits this budget.")
 
 
-class WebSearchArgs(_Arguments):
+class WebSearchArgs(Arguments):
     q: str = Field(description='The query used to search for information, e.g. "PopMart latest news".')
     max_results: int = Field(10, description="How many results to return, 1 to 20.")
 
 
-class RecommendProductArgs(_Arguments):
+class RecommendProductArgs(Arguments):
     product_ids: str = Field(
         description="Comma-separated product_ids: the one best product, or N products in the order the user named "
         "them (all from one shop when the user wants one shop). Only the last recommendation counts."
     )
 
 
-class TerminateArgs(_Arguments):
+class TerminateArgs(Arguments):
     status: Literal["success", "failure"] = Field(description="How the task ended: success or failure.")
 
 
@@ -110,7 +115,7 @@ class TerminateArgs(_Arguments):
 class ToolSpec:
     name: str
     description: str
-    arguments: type[_Arguments]
+    arguments: type[Arguments]
 
 
 SHOPPING_TOOLS: dict[str, ToolSpec] = {
@@ -149,15 +154,19 @@ SHOPPING_TOOLS: dict[str, ToolSpec] = {
 }
 
 
-def parse_arguments(tool: str, arguments: Any) -> _Arguments:
+def parse_arguments(tool: str, arguments: Any) -> Arguments:
     """Validate a call's arguments, turning pydantic's errors into one sentence per problem."""
     spec = SHOPPING_TOOLS.get(tool)
     if spec is None:
         raise ToolCallError(f"unknown tool {tool!r}; the tools are: {', '.join(SHOPPING_TOOLS)}")
+    return validate_arguments(tool, spec.arguments, arguments)
+
+
+def validate_arguments(tool: str, model: type[M], arguments: Any) -> M:
     if not isinstance(arguments, dict):
         raise ToolCallError(f"{tool}: arguments must be a JSON object, got {type(arguments).__name__}")
     try:
-        return spec.arguments.model_validate(arguments)
+        return model.model_validate(arguments)
     except ValidationError as error:
         raise ToolCallError(f"{tool}: {describe_validation_error(error)}") from None
 

@@ -1,0 +1,61 @@
+"""`shopbench serve`: the sandbox as an MCP server over stdio or streamable HTTP."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import Enum
+from pathlib import Path
+
+import typer
+
+
+class Transport(str, Enum):
+    stdio = "stdio"
+    http = "http"
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("serve")
+    def serve(
+        transport: Transport = typer.Option(Transport.stdio, "--transport", help="stdio (one client) or http."),
+        host: str = typer.Option("127.0.0.1", "--host", help="HTTP bind address; beyond loopback needs --token."),
+        port: int = typer.Option(8765, "--port", help="HTTP port (the endpoint is http://HOST:PORT/mcp)."),
+        world: Path | None = typer.Option(None, "--world", help="World folder (default: the default world)."),
+        tasks: str = typer.Option("default", "--tasks", help="Task set of the world to serve (e.g. official)."),
+        runs: Path | None = typer.Option(None, "--runs", help="Run folder for trajectories (default ./runs/serve-<time>)."),
+        token: str | None = typer.Option(None, "--token", envvar="SHOPBENCH_TOKEN",
+                                         help="HTTP: require Authorization: Bearer TOKEN on every request."),
+        max_steps: int = typer.Option(30, "--max-steps", min=1, help="Steps per episode."),
+    ) -> None:
+        """Serve the shopping sandbox to MCP clients (Claude Code, Claude Desktop, agents).
+
+        Examples: `shopbench serve` (stdio) · `shopbench serve --transport http --port 8765`
+        """
+        import anyio
+
+        from mcp_server.server import build_server, is_loopback, serve_http, serve_stdio, stdout_to_stderr
+        from mcp_server.shopping_suite import ShoppingSuite
+
+        if transport is Transport.http and not is_loopback(host) and not token:
+            raise typer.BadParameter(f"binding {host} exposes the server beyond this machine; pass --token",
+                                     param_hint="--token")
+        runs_dir = runs or Path("runs") / f"serve-{datetime.now():%Y%m%d-%H%M%S}"
+        with stdout_to_stderr():
+            try:
+                loaded = _open_world(world)
+                suite = ShoppingSuite(loaded, tasks)
+            except (FileNotFoundError, KeyError) as error:
+                raise typer.BadParameter(str(error).strip("'\""), param_hint="--world/--tasks") from None
+        server = build_server(loaded, [suite], runs_dir, max_steps=max_steps,
+                              single_client=transport is Transport.stdio)
+        if transport is Transport.stdio:
+            anyio.run(serve_stdio, server)
+        else:
+            typer.echo(f"shopbench: serving http://{host}:{port}/mcp (runs in {runs_dir})", err=True)
+            anyio.run(lambda: serve_http(server, host=host, port=port, token=token))
+
+
+def _open_world(path: Path | None):
+    from mcp_server.world import World, default_world
+
+    return World.open(path) if path is not None else default_world()
