@@ -174,16 +174,18 @@ def build_server(
     server = ShopbenchServer(state)
 
     @server.tool()
-    def list_tasks(benchmark: str | None = None) -> list[TaskListing]:
-        """List the tasks you can start: task_id, benchmark, task set and intent (never answers).
+    def list_tasks(benchmark: str | None = None) -> dict[str, list[TaskListing]]:
+        """List the tasks you can start: {"tasks": [{task_id, benchmark, task_set, intent}]} (never answers).
         Pass benchmark (e.g. "shoppingbench") to list one benchmark only."""
-        return _listings(state.suites, benchmark)
+        return {"tasks": _listings(state.suites, benchmark)}
 
     @server.tool()
-    def start_task(task_id: str, ctx: Context, benchmark: str | None = None) -> dict[str, Any]:
+    def start_task(
+        task_id: str, ctx: Context, benchmark: str | None = None, task_set: str | None = None
+    ) -> dict[str, Any]:
         """Begin an episode on a task in this session and return the user's instruction. Starting a task while
-        another is running abandons the running one. Pass benchmark when a task id exists in several."""
-        suite = _suite_for(state.suites, task_id, benchmark)
+        another is running abandons the running one. Pass benchmark / task_set when a task id exists in several."""
+        suite = _suite_for(state.suites, task_id, benchmark, task_set)
         client = server.client_state(ctx)
         _abandon(client, "another task was started")
         meta = _meta(ctx)
@@ -302,19 +304,20 @@ def _listings(suites: list[TaskSuite], benchmark: str | None) -> list[TaskListin
     return [listing for suite in chosen for listing in suite.listings()]
 
 
-def _suite_for(suites: list[TaskSuite], task_id: str, benchmark: str | None) -> TaskSuite:
+def _suite_for(suites: list[TaskSuite], task_id: str, benchmark: str | None, task_set: str | None) -> TaskSuite:
     _listings(suites, benchmark)  # reports an unknown benchmark
     matches = [
         suite
         for suite in suites
         if (benchmark is None or suite.benchmark == benchmark)
+        and (task_set is None or suite.task_set == task_set)
         and any(listing.task_id == task_id for listing in suite.listings())
     ]
     if not matches:
         raise ToolError(f"no task {task_id!r}; call list_tasks for the task ids")
     if len(matches) > 1:
-        raise ToolError(f"task {task_id!r} exists in several benchmarks; pass benchmark (one of "
-                        f"{', '.join(suite.benchmark for suite in matches)})")
+        where = ", ".join(f"benchmark={suite.benchmark} task_set={suite.task_set}" for suite in matches)
+        raise ToolError(f"task {task_id!r} exists in several task sets ({where}); pass benchmark and task_set")
     return matches[0]
 
 

@@ -43,8 +43,7 @@ async def run_demo(runs_dir: Path, *, task_id: str | None = None, world: Path | 
     console.rule("[bold]shopbench demo: a scripted agent over MCP (stdio)")
     console.print(f"server: {sys.executable} {' '.join(args)}")
     async with Client(StdioServerParameters(command=sys.executable, args=args), read_timeout_seconds=600) as client:
-        listing = await _call(client, console, "list_tasks", {"benchmark": "shoppingbench"}, show=False)
-        tasks = listing["result"] if isinstance(listing, dict) else listing
+        tasks = (await _call(client, console, "list_tasks", {"benchmark": "shoppingbench"}, show=False))["tasks"]
         chosen = task_id or next(t["task_id"] for t in tasks if t["intent"] == "product")
         console.print(f"{len(tasks)} tasks listed; playing [bold]{chosen}[/bold]")
         started = await _call(client, console, "start_task", {"task_id": chosen})
