@@ -7,7 +7,12 @@ calls) and their per-item results as `ItemScore`, so one runner and one scorer p
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import difflib
+import importlib
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -15,7 +20,7 @@ Prompting = Literal["zero-shot", "few-shot", "cot", "cot-sc"]
 PROMPTINGS: tuple[Prompting, ...] = ("zero-shot", "few-shot", "cot", "cot-sc")
 
 BASELINES = ("random", "majority")
-"""Model specs that the QA runner answers itself, without a model."""
+"""Model specs that the QA runner answers itself, without a model (benchmark-aware, seeded)."""
 
 
 class QuestionPrompt(BaseModel):
@@ -29,6 +34,10 @@ class QuestionPrompt(BaseModel):
     temperature: float = 0.0
     samples: int = 1
     """How many independent samples to draw (CoT-SC draws 5 and votes)."""
+
+    def text(self) -> str:
+        """The whole prompt as one text (system prompt first), as the references sent it to base models."""
+        return (self.system or "") + self.user
 
 
 class ItemScore(BaseModel):
@@ -56,3 +65,68 @@ class ItemScore(BaseModel):
 def mean(values: list[float]) -> float | None:
     """Arithmetic mean, None for no values (an empty group has no score, not a zero)."""
     return sum(values) / len(values) if values else None
+
+
+class QuestionBenchmark(Protocol):
+    """What the QA runner, the scorers and the MCP suites need to know about a question benchmark.
+
+    Items are the benchmark's own pydantic models; this protocol says how to load them, name them, ask them and
+    answer them without a model (the baselines). Scoring lives in evaluators.qa (it may need an embedding model).
+    """
+
+    name: str
+    default_task_set: str
+    """The label of the bundled items ("official" or "samples"); any other task set is the path of an items file."""
+    promptings: tuple[str, ...]
+
+    def load(self, path: Path | str | None = None) -> list[Any]: ...
+
+    def item_id(self, item: Any) -> str: ...
+
+    def task_of(self, item: Any) -> str: ...
+
+    def runnable(self, item: Any) -> bool:
+        """False for items the reference skips (IntentionQA: fewer than four options)."""
+        ...
+
+    def prompter(self, items: list[Any], prompting: str, shots: int, seed: int = 0) -> Callable[[Any], QuestionPrompt]:
+        """A function item → prompt for this protocol (few-shot demonstrations drawn from `items`)."""
+        ...
+
+    def random_answer(self, item: Any, rng: random.Random) -> str: ...
+
+    def majority_answers(self, items: list[Any]) -> dict[str, str]: ...
+
+
+QUESTION_BENCHMARKS: dict[str, str] = {
+    "shopping-mmlu": "benchmarks.shopping_mmlu.adapter:ShoppingMMLU",
+    "intentionqa": "benchmarks.intentionqa.adapter:IntentionQA",
+    "session-intent": "benchmarks.session_intent.adapter:SessionIntent",
+}
+"""Benchmark name → "module:Class"; imported only when asked for."""
+
+
+def question_benchmark(name: str) -> QuestionBenchmark:
+    """The benchmark named `name`; an unknown name gets a "did you mean" error."""
+    target = QUESTION_BENCHMARKS.get(name)
+    if target is None:
+        close = difflib.get_close_matches(name, list(QUESTION_BENCHMARKS), n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        raise ValueError(f"no question benchmark {name!r}.{hint} Known: {', '.join(QUESTION_BENCHMARKS)}")
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)()
+
+
+def task_set_label(benchmark: QuestionBenchmark, path: Path | str | None) -> str:
+    """How a run names its items: the bundled label, or the absolute path of the items file or folder."""
+    return benchmark.default_task_set if path is None else str(Path(path).expanduser().resolve())
+
+
+def items_path(benchmark: QuestionBenchmark, task_set: str | None) -> Path | None:
+    """The inverse of `task_set_label` (None: the bundled items)."""
+    return None if task_set in (None, benchmark.default_task_set) else Path(task_set)
+
+
+def check_prompting(benchmark: QuestionBenchmark, prompting: str) -> None:
+    if prompting not in benchmark.promptings:
+        raise ValueError(f"{benchmark.name} supports --prompting {', '.join(benchmark.promptings)}; not {prompting!r}")

@@ -1,0 +1,44 @@
+"""IntentionQA as a `QuestionBenchmark`."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+from benchmarks.intentionqa.baselines import majority_answers, random_answer
+from benchmarks.intentionqa.loader import load_items
+from benchmarks.intentionqa.prompts import PROMPTINGS, build_prompt
+from benchmarks.intentionqa.schema import IntentionQAItem
+from benchmarks.qa import QuestionPrompt, check_prompting
+
+
+class IntentionQA:
+    name = "intentionqa"
+    default_task_set = "official"
+    promptings = PROMPTINGS
+
+    def load(self, path: Path | str | None = None) -> list[IntentionQAItem]:
+        return load_items(path)
+
+    def item_id(self, item: IntentionQAItem) -> str:
+        return item.qid
+
+    def task_of(self, item: IntentionQAItem) -> str:
+        return item.task
+
+    def runnable(self, item: IntentionQAItem) -> bool:
+        return item.scorable
+
+    def prompter(
+        self, items: list[IntentionQAItem], prompting: str, shots: int, seed: int = 0
+    ) -> Callable[[IntentionQAItem], QuestionPrompt]:
+        check_prompting(self, prompting)
+        return partial(build_prompt, prompting=prompting)
+
+    def random_answer(self, item: IntentionQAItem, rng: random.Random) -> str:
+        return random_answer(item, rng)
+
+    def majority_answers(self, items: list[IntentionQAItem]) -> dict[str, str]:
+        return majority_answers(items)

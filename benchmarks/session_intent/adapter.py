@@ -1,0 +1,47 @@
+"""SessionIntentBench as a `QuestionBenchmark`."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+from benchmarks.qa import QuestionPrompt, check_prompting
+from benchmarks.session_intent.baselines import majority_answers, random_answer
+from benchmarks.session_intent.loader import load_items
+from benchmarks.session_intent.prompts import PROMPTINGS, SHOTS, build_prompt
+from benchmarks.session_intent.schema import SessionIntentItem
+
+
+class SessionIntent:
+    name = "session-intent"
+    default_task_set = "samples"
+    promptings = PROMPTINGS
+
+    def load(self, path: Path | str | None = None) -> list[SessionIntentItem]:
+        return load_items(path)
+
+    def item_id(self, item: SessionIntentItem) -> str:
+        return item.id
+
+    def task_of(self, item: SessionIntentItem) -> str:
+        return item.task_name
+
+    def runnable(self, item: SessionIntentItem) -> bool:
+        return True
+
+    def prompter(
+        self, items: list[SessionIntentItem], prompting: str, shots: int, seed: int = 0
+    ) -> Callable[[SessionIntentItem], QuestionPrompt]:
+        """The paper's fixed prompts; its few-shot protocol is exactly the five demonstrations of Tables 9–12."""
+        check_prompting(self, prompting)
+        if prompting == "few-shot" and shots not in (0, SHOTS):
+            raise ValueError(f"session-intent few-shot uses the paper's {SHOTS} demonstrations; --shots {shots}")
+        return partial(build_prompt, prompting=prompting)
+
+    def random_answer(self, item: SessionIntentItem, rng: random.Random) -> str:
+        return random_answer(item, rng)
+
+    def majority_answers(self, items: list[SessionIntentItem]) -> dict[str, str]:
+        return majority_answers(items)

@@ -1,0 +1,47 @@
+"""Shopping MMLU as a `QuestionBenchmark` (runner, scorer and MCP suite use it)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+from benchmarks.qa import QuestionPrompt, check_prompting
+from benchmarks.shopping_mmlu.baselines import majority_answers, random_answer
+from benchmarks.shopping_mmlu.loader import load_items
+from benchmarks.shopping_mmlu.prompts import PROMPTINGS, ShotPool, build_prompt
+from benchmarks.shopping_mmlu.schema import MMLUItem
+
+
+class ShoppingMMLU:
+    name = "shopping-mmlu"
+    default_task_set = "samples"
+    promptings = PROMPTINGS
+
+    def load(self, path: Path | str | None = None) -> list[MMLUItem]:
+        return load_items(path)
+
+    def item_id(self, item: MMLUItem) -> str:
+        return item.id
+
+    def task_of(self, item: MMLUItem) -> str:
+        return item.task_name
+
+    def runnable(self, item: MMLUItem) -> bool:
+        return True
+
+    def prompter(
+        self, items: list[MMLUItem], prompting: str, shots: int, seed: int = 0
+    ) -> Callable[[MMLUItem], QuestionPrompt]:
+        """Zero-shot, or k-shot with demonstrations from the same task (k = `shots`, the paper's 1 or 5)."""
+        check_prompting(self, prompting)
+        if prompting == "zero-shot" or shots <= 0:
+            return build_prompt
+        pool = ShotPool(items)
+        return lambda item: build_prompt(item, pool.draw(item, shots, seed))
+
+    def random_answer(self, item: MMLUItem, rng: random.Random) -> str:
+        return random_answer(item, rng)
+
+    def majority_answers(self, items: list[MMLUItem]) -> dict[str, str]:
+        return majority_answers(items)

@@ -1,0 +1,98 @@
+"""Per-benchmark scoring of raw outputs: the reference parsers and metrics of benchmarks/, plus the embedding
+models they need (loaded only through evaluators.embeddings, and only when an item needs one).
+
+`score_outputs(benchmark, items, outputs, prompting, options)` → (per-item ItemScore, summary dict). `outputs` maps
+item id → raw model text (IntentionQA CoT-SC: the list of samples; None: the call failed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from benchmarks import intentionqa, session_intent, shopping_mmlu
+from benchmarks.qa import ItemScore
+from benchmarks.shopping_mmlu.metrics import texts_for_similarity
+from evaluators.embeddings import embedder_name, load_embedder
+from evaluators.runs.cache import shopbench_home
+from evaluators.scoring import ScoreOptions
+
+Outputs = Mapping[str, Any]
+Scored = tuple[dict[str, ItemScore], dict[str, Any]]
+
+MULTILINGUAL_ENV = "SHOPBENCH_MULTILINGUAL_EMBEDDER"
+"""Folder of paraphrase-multilingual-MiniLM-L12-v2 (the reference's model for multilingual generation tasks)."""
+
+
+def score_outputs(benchmark: str, items: list[Any], outputs: Outputs, prompting: str, options: ScoreOptions) -> Scored:
+    scorer = {"shopping-mmlu": score_mmlu, "intentionqa": score_intentionqa, "session-intent": score_session}
+    return scorer[benchmark](items, outputs, prompting, options)
+
+
+def score_mmlu(items: list[Any], outputs: Outputs, prompting: str, options: ScoreOptions) -> Scored:
+    """Shopping MMLU: reference parsers and metrics; similarity metrics embed every text they need in one batch."""
+    answered = {item.id: outputs[item.id] for item in items if outputs.get(item.id) is not None}
+    needs = texts_for_similarity(items, answered)
+    encoders: dict[str, Callable[[list[str]], np.ndarray]] = {}
+    notes: dict[str, Any] = {}
+    if "sent-transformer" in needs:
+        encoders["sent-transformer"] = load_embedder(options.embedder).encode
+        notes["sent-transformer"] = embedder_name(options.embedder)
+    if "multilingual-sent-transformer" in needs:
+        multilingual = options.extra.get("multilingual_embedder") or os.environ.get(MULTILINGUAL_ENV)
+        encoders["multilingual-sent-transformer"] = load_embedder(multilingual).encode
+        notes["multilingual-sent-transformer"] = (
+            embedder_name(multilingual) if multilingual
+            else f"{embedder_name(None)} — FALLBACK: no multilingual model given (set {MULTILINGUAL_ENV} to the "
+            "paraphrase-multilingual-MiniLM-L12-v2 folder); scores differ from the reference"
+        )
+    tables = shopping_mmlu.embed_for_similarity(items, answered, encoders)
+    by_id = {item.id: item for item in items}
+    scores = {item_id: shopping_mmlu.score_item(by_id[item_id], output, tables) for item_id, output in answered.items()}
+    summary = shopping_mmlu.aggregate(items, scores)
+    summary["embedders"] = notes
+    return scores, summary
+
+
+def score_intentionqa(items: list[Any], outputs: Outputs, prompting: str, options: ScoreOptions) -> Scored:
+    """IntentionQA: reference parsers; difficulty from product-pair embedding similarity (cached on disk)."""
+    answered = [item for item in items if item.qid in outputs]
+    similarity = pair_similarities(answered, options.embedder)
+    scores = {
+        item.qid: intentionqa.score_item(item, outputs[item.qid], prompting, similarity[item.qid]) for item in answered
+    }
+    summary = intentionqa.aggregate(items, scores)
+    summary["difficulty_method"] = intentionqa.DIFFICULTY_METHOD.format(model=embedder_name(options.embedder))
+    return scores, summary
+
+
+def pair_similarities(items: list[Any], embedder: str | None) -> dict[str, float]:
+    """Product-pair similarities, remembered under $SHOPBENCH_HOME/cache so rescoring does not re-embed 4,630 pairs."""
+    name = embedder_name(embedder)
+    path = shopbench_home() / "cache" / f"intentionqa-pairs-{hashlib.sha256(name.encode()).hexdigest()[:12]}.json"
+    known: dict[str, float] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    key = {item.qid: f"{item.item_a_name}\x1f{item.item_b_name}" for item in items}
+    missing = [item for item in items if key[item.qid] not in known]
+    if missing:
+        fresh = intentionqa.pair_similarities(missing, load_embedder(embedder).encode)
+        known.update({key[item.qid]: fresh[item.qid] for item in missing})
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(known, ensure_ascii=False), encoding="utf-8")
+        tmp.replace(path)
+    return {qid: known[pair] for qid, pair in key.items()}
+
+
+def score_session(items: list[Any], outputs: Outputs, prompting: str, options: ScoreOptions) -> Scored:
+    """SessionIntentBench: binarised accuracy and macro-F1 per task."""
+    scores = {
+        item.id: session_intent.score_item(item, outputs[item.id], prompting)
+        for item in items
+        if outputs.get(item.id) is not None
+    }
+    return scores, session_intent.aggregate(items, scores)

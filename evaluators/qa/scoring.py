@@ -1,0 +1,185 @@
+"""The Scorer of the question benchmarks (evaluators.scoring protocol): a run directory or bare predictions.
+
+Predictions (`shopbench score --benchmark NAME --items ITEMS --predictions PREDS.jsonl`) are lines
+{"id": ..., "output": "<raw model text>"} — for IntentionQA CoT-SC, "output" may be the list of samples. Run
+directories are read from their trajectories: each QA episode's end event carries the raw answer. Only answered
+items are scored; the report says how many were not (a run with --limit is not penalised for the rest).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benchmarks.jsonl import DataFileError, read_jsonl
+from benchmarks.qa import ItemScore, QuestionBenchmark, check_prompting, items_path, question_benchmark
+from evaluators.qa.scorers import score_outputs
+from evaluators.scoring import MetricRow, ScoreOptions
+from evaluators.stats import bootstrap_ci
+from mcp_server.trajectory import Trajectory, iter_episode_files, read_manifest, read_trajectory
+
+PRIMARY_METRIC = {"shopping-mmlu": "score", "intentionqa": "accuracy", "session-intent": "accuracy"}
+
+
+@dataclass
+class QAScoreResult:
+    """A scored QA run or prediction file; `to_json()` is the documented OUT format."""
+
+    benchmark: str
+    prompting: str
+    scores: dict[str, ItemScore]
+    summary: dict[str, Any]
+    episodes: dict[str, str] = field(default_factory=dict)
+    """item id → episode id (run directories only)."""
+    not_scored: dict[str, int] = field(default_factory=dict)
+    """Why some episodes or items did not count: unfinished, abandoned, failed calls, unanswered items."""
+
+    @property
+    def primary_metric(self) -> str:
+        return PRIMARY_METRIC[self.benchmark]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "benchmark": self.benchmark,
+            "prompting": self.prompting,
+            "items": {item_id: score.report() for item_id, score in self.scores.items()},
+            **{key: value for key, value in self.summary.items()},
+            "not_scored": self.not_scored,
+        }
+
+    def metric_rows(self) -> list[MetricRow]:
+        per_task: dict[str, list[float]] = {}
+        for score in self.scores.values():
+            if score.score is not None and not score.excluded:
+                per_task.setdefault(score.task, []).append(score.score)
+        rows = []
+        for task, value in self.summary.get("tasks", {}).items():
+            values = per_task.get(task, [])
+            interval = bootstrap_ci(values) if values else None
+            low, high = (interval.low, interval.high) if interval and values and len(values) > 1 else (None, None)
+            rows.append(MetricRow(group=task, metric=self.primary_metric, value=value, low=low, high=high,
+                                  n=len(values)))
+        for skill, value in self.summary.get("skills", {}).items():
+            rows.append(MetricRow(group=f"skill:{skill}", metric=self.primary_metric, value=value))
+        for level, value in self.summary.get("difficulty", {}).items():
+            rows.append(MetricRow(group=f"difficulty:{level}", metric=self.primary_metric, value=value,
+                                  n=self.summary.get("difficulty_counts", {}).get(level, 0)))
+        for task, value in self.summary.get("macro_f1", {}).items():
+            rows.append(MetricRow(group=task, metric="macro-F1", value=value))
+        rows.append(MetricRow(group="overall", metric=self.primary_metric, value=self.summary.get("overall"),
+                              n=len(self.scores)))
+        return rows
+
+    def episode_success(self) -> dict[str, bool]:
+        return {
+            episode: bool(self.scores[item].score is not None and self.scores[item].score >= 1.0)
+            for item, episode in self.episodes.items()
+            if item in self.scores
+        }
+
+    def render(self) -> list[Any]:
+        from rich.table import Table
+
+        table = Table(title=f"{self.benchmark} ({self.prompting})")
+        for column in ("group", "metric", "value", "n"):
+            table.add_column(column, justify="left" if column in ("group", "metric") else "right")
+        for row in self.metric_rows():
+            value = "–" if row.value is None else f"{row.value:.4f}"
+            if row.low is not None and row.high is not None:
+                value += f" [{row.low:.3f}, {row.high:.3f}]"
+            table.add_row(row.group, row.metric, value, str(row.n or ""))
+        lines: list[Any] = [table]
+        for key in ("invalid_rate", "skipped_fewer_than_4_options", "difficulty_method", "embedders"):
+            if key in self.summary and self.summary[key] not in ({}, None):
+                lines.append(f"{key}: {self.summary[key]}")
+        if any(self.not_scored.values()):
+            lines.append(f"not scored: {self.not_scored}")
+        return lines
+
+
+class QAScorer:
+    """Scores one question benchmark (registered three times in evaluators.scoring.SCORERS)."""
+
+    def __init__(self, benchmark: str) -> None:
+        self.questions: QuestionBenchmark = question_benchmark(benchmark)
+        self.benchmark = self.questions.name
+
+    def score_predictions(self, predictions: Path, options: ScoreOptions) -> QAScoreResult:
+        items = self.questions.load(options.items)
+        known = {self.questions.item_id(item) for item in items}
+        outputs: dict[str, Any] = {}
+        for number, record in read_jsonl(predictions):
+            if not isinstance(record, dict) or "id" not in record or "output" not in record:
+                raise DataFileError(predictions, number, 'expected {"id": ..., "output": "<raw model text>"}')
+            item_id = str(record["id"])
+            if item_id not in known:
+                raise DataFileError(predictions, number, f"id {item_id!r} is not an item of the given --items")
+            outputs[item_id] = record["output"]
+        prompting = options.prompting or self.questions.promptings[0]
+        return self._score(items, outputs, prompting, options, {"unanswered": len(known - set(outputs))})
+
+    def score_run(self, run_dir: Path, options: ScoreOptions) -> QAScoreResult:
+        manifest = read_manifest(run_dir)
+        latest: dict[str, Trajectory] = {}
+        not_scored = {"unfinished": 0, "unreadable": 0, "no_answer": 0}
+        task_sets: set[str] = set()
+        for path in iter_episode_files(run_dir):
+            try:
+                trajectory = read_trajectory(path)
+            except ValueError:
+                not_scored["unreadable"] += 1
+                continue
+            if trajectory.start.benchmark != self.benchmark:
+                continue
+            task_sets.add(trajectory.start.task_set)
+            if trajectory.end is None:
+                not_scored["unfinished"] += 1
+                continue
+            previous = latest.get(trajectory.start.task_id)
+            if previous is None or previous.start.started_at <= trajectory.start.started_at:
+                latest[trajectory.start.task_id] = trajectory
+        items_file = options.items or _single(task_sets, self.questions)
+        items = self.questions.load(items_file)
+        outputs: dict[str, Any] = {}
+        for item_id, trajectory in latest.items():
+            end = trajectory.end
+            assert end is not None
+            if end.status == "submitted":
+                outputs[item_id] = end.answer or ""
+            elif end.status == "error":
+                outputs[item_id] = None  # a failed model call: IntentionQA excludes it and reports the rate
+            else:
+                not_scored["no_answer"] += 1
+        prompting = options.prompting or manifest.parameters.get("prompting") or self.questions.promptings[0]
+        result = self._score(items, outputs, prompting, options, not_scored)
+        result.episodes = {item_id: t.episode_id for item_id, t in latest.items()}
+        return result
+
+    def _score(
+        self, items: list[Any], outputs: dict[str, Any], prompting: str, options: ScoreOptions,
+        not_scored: dict[str, int],
+    ) -> QAScoreResult:
+        check_prompting(self.questions, prompting)
+        failed = sum(1 for output in outputs.values() if output is None)
+        if self.benchmark != "intentionqa" and failed:
+            not_scored["failed_calls"] = failed
+        scores, summary = score_outputs(self.benchmark, items, outputs, prompting, options)
+        return QAScoreResult(self.benchmark, prompting, scores, summary, not_scored=not_scored)
+
+
+def _single(task_sets: set[str], questions: QuestionBenchmark) -> Path | None:
+    if len(task_sets) > 1:
+        raise ValueError(f"the run holds {questions.name} episodes of several item sets ({sorted(task_sets)}); "
+                         "score them with --items")
+    return items_path(questions, next(iter(task_sets), None))
+
+
+def _factory(benchmark: str) -> Callable[[], QAScorer]:
+    return lambda: QAScorer(benchmark)
+
+
+shopping_mmlu_scorer = _factory("shopping-mmlu")
+intentionqa_scorer = _factory("intentionqa")
+session_intent_scorer = _factory("session-intent")

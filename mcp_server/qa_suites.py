@@ -1,0 +1,52 @@
+"""The question benchmarks as server suites (kind "qa"): an MCP client gets the question and answers it with
+`submit_answer`, which ends the episode; the run is scored by the same code as `shopbench run`.
+
+Listings hold ids, benchmark and task name; instructions hold the question prompt (for Shopping MMLU with its system
+prompt in front, as the reference sent it). Gold answers stay in the item objects and never leave this module.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from benchmarks.qa import QuestionBenchmark, question_benchmark, task_set_label
+from mcp_server.suites import TaskListing
+
+
+class QASuite:
+    """One question benchmark's items (bundled or from a file) served with one prompting protocol."""
+
+    kind: Literal["agentic", "qa"] = "qa"
+
+    def __init__(self, benchmark: str, items: Path | str | None = None, prompting: str = "zero-shot",
+                 shots: int = 0) -> None:
+        self.questions: QuestionBenchmark = question_benchmark(benchmark)
+        self.benchmark = self.questions.name
+        self.task_set = task_set_label(self.questions, items)
+        self.prompting = prompting
+        loaded = self.questions.load(items)
+        self._items: dict[str, Any] = {
+            self.questions.item_id(item): item for item in loaded if self.questions.runnable(item)
+        }
+        self._prompt = self.questions.prompter(loaded, prompting, shots)
+
+    def listings(self) -> list[TaskListing]:
+        return [
+            TaskListing(task_id=item_id, benchmark=self.benchmark, task_set=self.task_set,
+                        intent=self.questions.task_of(item))
+            for item_id, item in self._items.items()
+        ]
+
+    def instruction(self, task_id: str) -> str:
+        return self._prompt(self._items[task_id]).text()
+
+    def unavailable_reason(self) -> str | None:
+        return None
+
+
+def qa_suites(benchmarks: list[str], items: Path | str | None = None, prompting: str = "zero-shot") -> list[QASuite]:
+    """Suites for `shopbench serve --benchmark NAME ...` (`items` only with a single benchmark)."""
+    if items is not None and len(benchmarks) != 1:
+        raise ValueError("--items names the items of one benchmark; serve one benchmark with it")
+    return [QASuite(name, items, prompting) for name in benchmarks]
