@@ -89,6 +89,9 @@ class Scorer(Protocol):
 
 SCORERS: dict[str, str | Callable[[], Scorer]] = {
     "shoppingbench": "evaluators.scoring.shoppingbench_run:ShoppingBenchScorer",
+    "shopping-mmlu": "evaluators.qa.scoring:shopping_mmlu_scorer",
+    "intentionqa": "evaluators.qa.scoring:intentionqa_scorer",
+    "session-intent": "evaluators.qa.scoring:session_intent_scorer",
 }
 """Benchmark name → "module:Class" (or a factory). One line per benchmark."""
 
