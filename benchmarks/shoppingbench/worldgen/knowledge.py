@@ -125,6 +125,11 @@ def _knowledge_key(product: Product) -> str | None:
     return None
 
 
+def knowledge_search(product: Product, value: str) -> str:
+    """The find_product text of a shopper who learned the fact: the product as the query names it, plus the value."""
+    return f"{_phrase_without(product, value)[2:]} {value}"
+
+
 def _phrase_without(product: Product, value: str) -> str:
     """The product named without the fact's value (the shopper only knows it through the fact)."""
     title = re.sub(re.escape(value), " ", product.title, flags=re.IGNORECASE)
@@ -145,7 +150,7 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, finder: F
             break
         value = product.attributes[key][0]
         phrase = _phrase_without(product, value)
-        if not _found(finder, f"{phrase[2:]} {value}", product.product_id):
+        if not _found(finder, knowledge_search(product, value), product.product_id):
             continue
         relation = RELATIONS[key]
         words = {"name": names.name(), "year": rng.randint(1960, 2022), "born": rng.randint(1890, 1995),

@@ -93,18 +93,26 @@ def price_filters(target: Target) -> dict:
 
 # --- words -------------------------------------------------------------------------------------------------------
 
-def product_phrase(product: Product, rng: random.Random) -> str:
-    """How a shopper names the product: its title, shortened, sometimes without the brand."""
+def product_phrase(product: Product) -> str:
+    """How a shopper names the product: its title, shortened, for two products in five without the brand (chosen by
+    the product id, so the search a task was checked with can be rebuilt from the task alone)."""
     title = re.sub(r"[\(\[（【].*?[\)\]）】]", " ", product.title)
     words = title.split()
-    if product.brand and words and words[0].lower() == product.brand.split()[0].lower() and rng.random() < 0.4:
+    drop_brand = zlib.crc32(product.product_id.encode()) % 5 < 2
+    if product.brand and words and words[0].lower() == product.brand.split()[0].lower() and drop_brand:
         words = words[len(product.brand.split()):] or words
     return " ".join(words[:MAX_QUERY_TITLE_WORDS])
 
 
-def describe(target: Target, product: Product, rng: random.Random) -> tuple[str, str]:
+def search_for(target: Target, product: Product) -> tuple[str, dict]:
+    """The find_product search (text, filters) built from what a task says about the target: the check that
+    decided the task was solvable, rebuildable by anyone holding the task and the catalog."""
+    return describe(target, product)[1], price_filters(target)
+
+
+def describe(target: Target, product: Product) -> tuple[str, str]:
     """(words naming the product and its stated constraints, the search text a shopper would type)."""
-    phrase = product_phrase(product, rng)
+    phrase = product_phrase(product)
     clauses, search_words = [], [phrase]
     for option in target.sku_options or []:
         clauses.append(", ".join(_option_words(key, value) for key, value in option.items()))
@@ -164,7 +172,7 @@ def product_tasks(products: list[Product], count: int, rng: random.Random, finde
         if product.product_id in used:
             continue
         target = draw_target(product, rng)
-        text, search = describe(target, product, rng)
+        text, search = describe(target, product)
         if not _found(finder, search, price_filters(target), product.product_id):
             continue
         used.add(product.product_id)
@@ -186,7 +194,7 @@ def shop_tasks(products: list[Product], count: int, rng: random.Random, finder: 
         described = []
         for product in chosen:
             target = draw_target(product, rng)
-            text, search = describe(target, product, rng)
+            text, search = describe(target, product)
             if not _found(finder, search, price_filters(target), product.product_id):
                 break
             described.append((target, text))
@@ -235,7 +243,7 @@ def voucher_tasks(products: list[Product], count: int, rng: random.Random,
         described = []
         for product in chosen:
             target = draw_target(product, rng, with_price=False)
-            text, search = describe(target, product, rng)
+            text, search = describe(target, product)
             if not _found(finder, search, price_filters(target), product.product_id):
                 break
             described.append((target, text))
