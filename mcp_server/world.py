@@ -165,12 +165,12 @@ def import_world(documents: Path, out: Path, *, progress: bool = True) -> World:
     catalog = out / CATALOG
     partial = out / (CATALOG + ".partial")
     count = 0
-    with _step(progress, f"importing {documents}"), open(partial, "wb") as raw:
-        with gzip.GzipFile(filename="", mode="wb", compresslevel=3, fileobj=raw, mtime=0) as sink:
-            for number, line in _lines(documents):
-                _check_record(documents, number, line)
-                sink.write(line.rstrip("\n").encode("utf-8") + b"\n")
-                count += 1
+    with (_step(progress, f"importing {documents}"), open(partial, "wb") as raw,
+          gzip.GzipFile(filename="", mode="wb", compresslevel=3, fileobj=raw, mtime=0) as sink):
+        for number, line in _lines(documents):
+            _check_record(documents, number, line)
+            sink.write(line.rstrip("\n").encode("utf-8") + b"\n")
+            count += 1
     if count == 0:
         partial.unlink()
         raise DataFileError(documents, 1, "no product records")

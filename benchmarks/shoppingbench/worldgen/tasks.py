@@ -40,6 +40,7 @@ SERVICE_WORDS = {
     "flashsale": "on a flash sale",
 }
 OPENERS = ("I'm looking for", "Show me", "Find me", "Looking for", "Can you find", "I want to buy", "I need")
+SHOP_OPENERS = ("Find a shop that sells", "Looking for a shop that offers", "I want one store with")
 COLOR_KEYS = ("color_family", "light_color", "color")
 MAX_QUERY_TITLE_WORDS = 10
 ATTEMPTS_PER_TASK = 25
@@ -200,8 +201,7 @@ def shop_tasks(products: list[Product], count: int, rng: random.Random, finder: 
             described.append((target, text))
         else:
             items_text = "; ".join(f"({n}) {text}" for n, (_, text) in enumerate(described, start=1))
-            query = (f"{rng.choice(('Find a shop that sells', 'Looking for a shop that offers', 'I want one store with'))}"
-                     f" these items: {items_text}. The shop should sell all these products.")
+            query = f"{rng.choice(SHOP_OPENERS)} these items: {items_text}. The shop should sell all these products."
             tasks.append((query, [t for t, _ in described]))
     return tasks
 
