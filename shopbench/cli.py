@@ -26,6 +26,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "world",
     "serve",
     "demo",
+    "run",
+    "run_qa",
+    "merge",
 )
 """Modules of shopbench.commands, each with `register(app)`. Heavy imports stay inside the command bodies."""
 

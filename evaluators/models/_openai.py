@@ -1,0 +1,141 @@
+"""OpenAI chat completions with native tool calling: `openai:<model>` and `openai-compatible:<base url>#<model>`.
+
+The SDK's own retries are off (max_retries=0): TransientModelError goes to the run's retry wrapper, which logs and
+counts every retry. OPENAI_BASE_URL overrides the endpoint of `openai:` (tests point it at a loopback fake).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Any
+
+from evaluators.models._registry import ModelOptions, register_backend
+from evaluators.models.base import (
+    ChatMessage,
+    GenerateConfig,
+    ModelAPI,
+    ModelOutput,
+    ModelSpecError,
+    TokenUsage,
+    ToolCall,
+    ToolSpec,
+    TransientModelError,
+)
+
+
+class OpenAIModel(ModelAPI):
+    def __init__(self, spec: str, model: str, base_url: str | None, api_key: str, timeout_s: float) -> None:
+        import openai
+
+        self.spec = spec
+        self.model = model
+        self.base_url = base_url
+        self.client = openai.AsyncOpenAI(api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=0)
+
+    def identity(self) -> dict[str, Any]:
+        return {"spec": self.spec, "provider": "openai", "model": self.model, "base_url": self.base_url}
+
+    async def generate(
+        self, messages: list[ChatMessage], tools: list[ToolSpec] | None = None, config: GenerateConfig | None = None
+    ) -> ModelOutput:
+        import openai
+
+        config = config or GenerateConfig()
+        request: dict[str, Any] = {
+            "model": self.model,
+            "messages": [_to_openai(m) for m in messages],
+            "temperature": config.temperature,
+            "max_tokens": config.max_tokens,
+        }
+        for key, value in (("top_p", config.top_p), ("seed", config.seed), ("stop", config.stop)):
+            if value is not None:
+                request[key] = value
+        if config.num_samples > 1:
+            request["n"] = config.num_samples
+        if tools:
+            request["tools"] = [
+                {
+                    "type": "function",
+                    "function": {"name": t.name, "description": t.description, "parameters": t.parameters},
+                }
+                for t in tools
+            ]
+        began = time.perf_counter()
+        try:
+            response = await self.client.chat.completions.create(**request)
+        except (openai.RateLimitError, openai.APITimeoutError, openai.APIConnectionError) as error:
+            raise TransientModelError(f"{self.spec}: {type(error).__name__}: {error}") from error
+        except openai.APIStatusError as error:
+            if error.status_code >= 500:
+                raise TransientModelError(f"{self.spec}: HTTP {error.status_code}: {error}") from error
+            raise
+        latency = time.perf_counter() - began
+        choice = response.choices[0].message
+        calls = [_from_openai_call(call) for call in choice.tool_calls or []]
+        usage = response.usage
+        return ModelOutput(
+            text=choice.content or "",
+            tool_calls=calls,
+            usage=TokenUsage(
+                input_tokens=usage.prompt_tokens if usage else 0, output_tokens=usage.completion_tokens if usage else 0
+            ),
+            latency_s=latency,
+            model=response.model or self.model,
+        )
+
+    async def aclose(self) -> None:
+        await self.client.close()
+
+
+def _to_openai(message: ChatMessage) -> dict[str, Any]:
+    if message.role == "tool":
+        return {"role": "tool", "tool_call_id": message.tool_call_id or "", "content": message.content}
+    if message.role == "assistant" and message.tool_calls:
+        return {
+            "role": "assistant",
+            "content": message.content or None,
+            "tool_calls": [
+                {
+                    "id": call.id,
+                    "type": "function",
+                    "function": {"name": call.name, "arguments": json.dumps(call.arguments, ensure_ascii=False)},
+                }
+                for call in message.tool_calls
+            ],
+        }
+    return {"role": message.role, "content": message.content}
+
+
+def _from_openai_call(call: Any) -> ToolCall:
+    name = call.function.name or ""
+    raw = call.function.arguments or "{}"
+    try:
+        arguments = json.loads(raw)
+    except json.JSONDecodeError as error:
+        return ToolCall(id=call.id, name=name, parse_error=f"arguments are not valid JSON ({error.msg})")
+    if not isinstance(arguments, dict):
+        return ToolCall(id=call.id, name=name, parse_error="arguments must be a JSON object")
+    return ToolCall(id=call.id, name=name, arguments=arguments)
+
+
+@register_backend("openai", needs_argument=True, help="openai:<model> (OPENAI_API_KEY; OPENAI_BASE_URL overrides)")
+def _openai(rest: str, options: ModelOptions) -> ModelAPI:
+    key = os.environ.get("OPENAI_API_KEY")
+    if not key:
+        raise ModelSpecError("openai: set OPENAI_API_KEY")
+    return OpenAIModel(f"openai:{rest}", rest, os.environ.get("OPENAI_BASE_URL"), key, options.timeout_s)
+
+
+@register_backend(
+    "openai-compatible",
+    needs_argument=True,
+    help="openai-compatible:<base url>#<model> (vLLM, llama.cpp server, ...; OPENAI_API_KEY optional)",
+)
+def _openai_compatible(rest: str, options: ModelOptions) -> ModelAPI:
+    base_url, sep, model = rest.rpartition("#")
+    if not sep or not base_url or not model:
+        raise ModelSpecError(f"openai-compatible needs <base url>#<model>, got {rest!r}")
+    key = os.environ.get("OPENAI_API_KEY") or "none"
+    return OpenAIModel(f"openai-compatible:{rest}", model, base_url, key, options.timeout_s)

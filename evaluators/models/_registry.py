@@ -1,0 +1,75 @@
+"""Backends chosen by spec string ("provider:rest"), with "did you mean" errors for unknown providers.
+
+Each provider registers a factory; the factory imports its SDK only when called, so choosing `openai:` never loads
+llama.cpp and `shopbench --help` loads no SDK at all.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from evaluators.models.base import ModelAPI, ModelSpecError
+
+
+@dataclass(frozen=True)
+class ModelOptions:
+    """Backend options that are not part of the spec string (CLI flags, test settings)."""
+
+    n_gpu_layers: int = 0
+    """llama.cpp: layers offloaded to the GPU (needs a CUDA build of llama-cpp-python; -1 = all)."""
+    n_ctx: int = 8192
+    """llama.cpp: context window in tokens."""
+    timeout_s: float = 120.0
+    """HTTP backends: seconds before a request counts as timed out (a transient error)."""
+    seed: int = 0
+    """Baselines: the seed their choices derive from."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+Factory = Callable[[str, ModelOptions], ModelAPI]
+_FACTORIES: dict[str, tuple[Factory, bool, str]] = {}
+
+
+def register_backend(name: str, *, needs_argument: bool, help: str) -> Callable[[Factory], Factory]:
+    """Register a factory for specs `name` (baselines) or `name:<argument>` (everything else)."""
+
+    def decorate(factory: Factory) -> Factory:
+        _FACTORIES[name] = (factory, needs_argument, help)
+        return factory
+
+    return decorate
+
+
+def backends() -> dict[str, str]:
+    """Provider name → one-line help, for `--help` texts and error messages."""
+    _load_builtin()
+    return {name: entry[2] for name, entry in sorted(_FACTORIES.items())}
+
+
+def split_spec(spec: str) -> tuple[str, str]:
+    provider, _, rest = spec.partition(":")
+    return provider.strip(), rest.strip()
+
+
+def get_model(spec: str, options: ModelOptions | None = None) -> ModelAPI:
+    """Build the backend a spec string names, e.g. "llama-cpp:smollm2", "openai:gpt-4.1", "oracle"."""
+    _load_builtin()
+    provider, rest = split_spec(spec)
+    if provider not in _FACTORIES:
+        close = difflib.get_close_matches(provider, list(_FACTORIES), n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        raise ModelSpecError(f"unknown model provider {provider!r} in {spec!r}.{hint} Known: {', '.join(backends())}")
+    factory, needs_argument, help_text = _FACTORIES[provider]
+    if needs_argument and not rest:
+        raise ModelSpecError(f"{provider!r} needs an argument: {help_text}")
+    if not needs_argument and rest:
+        raise ModelSpecError(f"{provider!r} takes no argument (got {spec!r})")
+    return factory(rest, options or ModelOptions())
+
+
+def _load_builtin() -> None:
+    """Import the provider modules so their decorators run (their SDK imports stay inside the factories)."""
+    from evaluators.models import _anthropic, _baselines, _llama_cpp, _openai  # noqa: F401

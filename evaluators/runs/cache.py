@@ -1,0 +1,98 @@
+"""A response cache that makes a repeated run free.
+
+Keyed by sha256 of (model identity, GenerateConfig, messages, tools): the same request to the same model with the
+same decoding parameters is answered from disk, marked `cached=True`. Runs vary `config.seed` per epoch, so epochs
+sampled at temperature > 0 are not collapsed into one answer. Stored in one sqlite file (default
+$SHOPBENCH_HOME/cache/responses.sqlite), safe to share between runs and processes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+from evaluators.models.base import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ToolSpec
+
+
+def shopbench_home() -> Path:
+    return Path(os.environ.get("SHOPBENCH_HOME") or Path.home() / ".cache" / "shopbench")
+
+
+def default_cache_path() -> Path:
+    return shopbench_home() / "cache" / "responses.sqlite"
+
+
+def cache_key(
+    identity: dict[str, Any], config: GenerateConfig, messages: list[ChatMessage], tools: list[ToolSpec] | None
+) -> str:
+    payload = {
+        "identity": identity,
+        "config": config.model_dump(mode="json"),
+        "messages": [m.model_dump(mode="json") for m in messages],
+        "tools": None if tools is None else [t.model_dump(mode="json") for t in tools],
+    }
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+class ResponseCache:
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = Path(path) if path else default_cache_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, output TEXT NOT NULL)")
+        self._db.commit()
+
+    def get(self, key: str) -> ModelOutput | None:
+        with self._lock:
+            row = self._db.execute("SELECT output FROM responses WHERE key = ?", (key,)).fetchone()
+        return None if row is None else ModelOutput.model_validate_json(row[0])
+
+    def put(self, key: str, output: ModelOutput) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO responses (key, output) VALUES (?, ?)", (key, output.model_dump_json())
+            )
+            self._db.commit()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class CachedModel(ModelAPI):
+    """Answers repeated requests from the cache; counts hits and misses for the manifest."""
+
+    def __init__(self, inner: ModelAPI, cache: ResponseCache) -> None:
+        self.inner = inner
+        self.spec = inner.spec
+        self.cache = cache
+        self.hits = 0
+        self.misses = 0
+        self._identity = inner.identity()
+
+    def identity(self) -> dict[str, Any]:
+        return self._identity
+
+    async def generate(
+        self, messages: list[ChatMessage], tools: list[ToolSpec] | None = None, config: GenerateConfig | None = None
+    ) -> ModelOutput:
+        config = config or GenerateConfig()
+        key = cache_key(self._identity, config, messages, tools)
+        stored = self.cache.get(key)
+        if stored is not None:
+            self.hits += 1
+            return stored.model_copy(update={"cached": True, "latency_s": 0.0})
+        self.misses += 1
+        output = await self.inner.generate(messages, tools, config)
+        self.cache.put(key, output)
+        return output
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()

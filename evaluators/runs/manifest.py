@@ -1,0 +1,117 @@
+"""Reproducibility info for a run: package versions, git revision, prompt hashes; and the resume/merge checks.
+
+A run's manifest is written when it starts. Resuming or merging is allowed only when the parts that decide the
+results (benchmark, task set, agent identity, parameters, prompts, world) are identical; versions and revision are
+informative and a change is noted rather than refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import uuid
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from mcp_server.trajectory import MANIFEST_FILE, RunManifest, read_manifest, write_manifest
+
+KEY_PACKAGES = (
+    "shopbench",
+    "mcp",
+    "pydantic",
+    "pyserini",
+    "llama_cpp_python",
+    "openai",
+    "anthropic",
+    "sentence-transformers",
+    "torch",
+)
+DECISIVE_FIELDS = ("benchmark", "task_set", "agent", "parameters", "prompts", "world")
+"""Manifest fields that must match for a resume or a merge; `parameters.shard` is ignored when merging."""
+
+
+def package_versions(names: tuple[str, ...] = KEY_PACKAGES) -> dict[str, str]:
+    versions = {}
+    for name in names:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return versions
+
+
+def git_revision(repo: Path | None = None) -> str | None:
+    """HEAD of the checkout shopbench runs from, with "-dirty" when it has uncommitted changes; None outside git."""
+    repo = repo or Path(__file__).resolve().parents[2]
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return f"{head}-dirty" if dirty else head
+
+
+def prompt_hashes(prompts: dict[str, str]) -> dict[str, str]:
+    return {name: hashlib.sha256(text.encode()).hexdigest() for name, text in prompts.items()}
+
+
+def new_run_id(label: str) -> str:
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    return f"{label}-{stamp}-{uuid.uuid4().hex[:6]}"
+
+
+def decisive(manifest: RunManifest, ignore_parameters: tuple[str, ...] = ()) -> dict[str, Any]:
+    data = manifest.model_dump(mode="json", include=set(DECISIVE_FIELDS))
+    data["parameters"] = {k: v for k, v in data["parameters"].items() if k not in ignore_parameters}
+    return data
+
+
+def differences(a: dict[str, Any], b: dict[str, Any], prefix: str = "") -> list[str]:
+    """Dotted paths where two manifests' decisive parts differ (for a readable refusal)."""
+    paths = []
+    for key in sorted(set(a) | set(b)):
+        left, right = a.get(key), b.get(key)
+        if isinstance(left, dict) and isinstance(right, dict):
+            paths += differences(left, right, f"{prefix}{key}.")
+        elif left != right:
+            paths.append(f"{prefix}{key}: {left!r} != {right!r}")
+    return paths
+
+
+class ManifestMismatch(RuntimeError):
+    pass
+
+
+def open_run(run_dir: Path, manifest: RunManifest, resume: bool) -> RunManifest:
+    """Write the manifest of a new run, or on resume check it against the stored one and keep the stored run id."""
+    run_dir = Path(run_dir)
+    if resume and (run_dir / MANIFEST_FILE).exists():
+        stored = read_manifest(run_dir)
+        diff = differences(decisive(stored), decisive(manifest))
+        if diff:
+            raise ManifestMismatch(f"cannot resume {run_dir}: the run differs from the stored one: " + "; ".join(diff))
+        resumed = stored.notes.get("resumed", [])
+        stored.notes["resumed"] = [
+            *resumed,
+            {"at": datetime.now(UTC).isoformat(), "git_revision": manifest.git_revision, "packages": manifest.packages},
+        ]
+        write_manifest(run_dir, stored)
+        return stored
+    write_manifest(run_dir, manifest)
+    return manifest
+
+
+def update_notes(run_dir: Path, **notes: Any) -> None:
+    """Merge counters (retries, cache hits, failures) into the stored manifest's notes."""
+    manifest = read_manifest(run_dir)
+    manifest.notes.update(notes)
+    write_manifest(run_dir, manifest)
