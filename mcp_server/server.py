@@ -74,7 +74,7 @@ TOOLS_URI = "shopbench://tools"
 EPISODE_TOOLS = (*SHOPPING_TOOLS, *QA_TOOLS)
 
 
-@dataclass
+@dataclass(eq=False)
 class ClientState:
     """What one client has going: at most one episode at a time."""
 
@@ -91,7 +91,8 @@ class ServerState:
     single_client: bool
     sandbox: Sandbox | None
     shared_client: ClientState = field(default_factory=ClientState)
-    clients: list[ClientState] = field(default_factory=list)
+    clients: set[ClientState] = field(default_factory=set)
+    """Connected clients (HTTP sessions, in-memory connections), so shutdown can end their episodes."""
 
 
 class ShopbenchServer(MCPServer):
@@ -136,9 +137,13 @@ class ShopbenchServer(MCPServer):
         client = connection.state.get(SERVER_NAME)
         if client is None:
             client = connection.state[SERVER_NAME] = ClientState()
-            self.state.clients.append(client)
-            connection.exit_stack.callback(_abandon, client, "the client disconnected")
+            self.state.clients.add(client)
+            connection.exit_stack.callback(self._disconnected, client)
         return client
+
+    def _disconnected(self, client: ClientState) -> None:
+        _abandon(client, "the client disconnected")
+        self.state.clients.discard(client)
 
     def abandon_all(self, message: str = "the server shut down") -> None:
         """End every episode still running (on shutdown), so no trajectory is left looking like a crash."""
@@ -187,7 +192,6 @@ def build_server(
         another is running abandons the running one. Pass benchmark / task_set when a task id exists in several."""
         suite = _suite_for(state.suites, task_id, benchmark, task_set)
         client = server.client_state(ctx)
-        _abandon(client, "another task was started")
         meta = _meta(ctx)
         try:
             episode = Episode(
@@ -204,6 +208,7 @@ def build_server(
             )
         except EpisodeError as error:
             raise ToolError(str(error)) from None
+        _abandon(client, "another task was started")
         client.episode = episode
         return {
             "episode_id": episode.episode_id,

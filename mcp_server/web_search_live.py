@@ -106,7 +106,8 @@ class CachedLiveSearch:
         try:
             results = self.provider.search(q, max_results)
         except (httpx.HTTPError, ValueError) as error:
-            raise ToolCallError(f"web_search: the live search provider failed ({type(error).__name__}); try again")
+            problem = type(error).__name__
+            raise ToolCallError(f"web_search: the live search provider failed ({problem}); try again") from None
         self.cache.put(self.provider_name, q, max_results, results)
         return results
 

@@ -138,7 +138,7 @@ async def main(n: int) -> None:
     print(f"MCP round trip per tool call on the default world ({world.info.products} products), {n} calls each")
     print(f"{'transport':<24}" + "".join(f"{tool + ' p50/p99 ms':>30}" for tool in CALLS))
     for name, samples in rows.items():
-        cells = "".join(f"{'%.2f / %.2f' % percentiles(samples[tool]):>30}" for tool in CALLS)
+        cells = "".join(f"{'{:.2f} / {:.2f}'.format(*percentiles(samples[tool])):>30}" for tool in CALLS)
         print(f"{name:<24}{cells}")
 
 

@@ -226,7 +226,7 @@ async def test_no_target_or_answer_reaches_the_agent(server, suite, default_worl
             assert not re.search(pattern, everything), f"{task.task_id} leaks {secret!r}"
 
 
-# ---- stdio: `shopbench serve` as a subprocess -------------------------------------------------------------------------
+# ---- stdio: `shopbench serve` as a subprocess ---------------------------------------------------------------------
 
 
 async def test_stdio_serve_full_episode(suite, tmp_path: Path) -> None:

@@ -45,7 +45,7 @@ You are a helpful multi-turn dialogue assistant capable of leveraging tool calls
 ...
 ]<\/tool_call>
 <response>Your response will be displayed to the user<\/response>
-"""
+"""  # noqa: E501 - verbatim reference text
 """The reference rollout prompt (`src/agent/prompt/rollout.web_search`); the toolkit goes at the placeholder."""
 
 MCP_AGENT_INSTRUCTIONS = """\

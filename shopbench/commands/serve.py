@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 
 import typer
 
 
-class Transport(str, Enum):
+class Transport(StrEnum):
     stdio = "stdio"
     http = "http"
 
@@ -22,7 +22,7 @@ def register(app: typer.Typer) -> None:
         port: int = typer.Option(8765, "--port", help="HTTP port (the endpoint is http://HOST:PORT/mcp)."),
         world: Path | None = typer.Option(None, "--world", help="World folder (default: the default world)."),
         tasks: str = typer.Option("default", "--tasks", help="Task set of the world to serve (e.g. official)."),
-        runs: Path | None = typer.Option(None, "--runs", help="Run folder for trajectories (default ./runs/serve-<time>)."),
+        runs: Path | None = typer.Option(None, "--runs", help="Trajectory folder (default ./runs/serve-<time>)."),
         token: str | None = typer.Option(None, "--token", envvar="SHOPBENCH_TOKEN",
                                          help="HTTP: require Authorization: Bearer TOKEN on every request."),
         max_steps: int = typer.Option(30, "--max-steps", min=1, help="Steps per episode."),
