@@ -1,0 +1,29 @@
+"""`shopbench replay`: browse a run's episodes step by step in the terminal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("replay")
+    def replay(
+        runs: list[Path] = typer.Argument(..., help="Run directories (manifest.json + episodes/). Give two runs to "
+                                          "compare episodes of the same task side by side (key c)."),
+        task: str | None = typer.Option(None, "--task", help="Show only this task's episodes (opens it if one)."),
+        world: Path | None = typer.Option(None, "--world", help="World to score in (default: the run's world)."),
+        score: bool = typer.Option(True, "--score/--no-score", help="Score the runs in the background."),
+    ) -> None:
+        """Replay trajectories: episodes with intent, success and score; each step's thought, arguments and
+        observation; the score breakdown; two runs side by side.
+
+        Example: shopbench replay runs/gpt-4.1 runs/human-ana --task shop-0007
+        """
+        from shopbench_tui.replay import ReplayApp
+
+        for run in runs:
+            if not run.is_dir():
+                raise typer.BadParameter(f"{run}: no such run directory", param_hint="RUNS")
+        ReplayApp(runs, task=task, score=score, world=world).run()

@@ -1,0 +1,25 @@
+"""`shopbench results`: the scoreboard of runs, humans and models in one table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("results")
+    def results(
+        runs: list[Path] = typer.Argument(..., help="Run directories to score and compare."),
+        world: Path | None = typer.Option(None, "--world", help="World to score in (default: each run's world)."),
+    ) -> None:
+        """Scoreboard: per-benchmark, per-intent/task rates with 95% bootstrap intervals, humans and models together.
+
+        Example: shopbench results runs/gpt-4.1 runs/human-ana runs/human-ben
+        """
+        from shopbench_tui.results import ResultsApp
+
+        for run in runs:
+            if not (run / "manifest.json").is_file():
+                raise typer.BadParameter(f"{run}: not a run directory (no manifest.json)", param_hint="RUNS")
+        ResultsApp(runs, world=world).run()

@@ -1,0 +1,49 @@
+"""The help screen: every key the current view answers to, read from the live bindings (so it never goes stale)."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Static
+
+
+def current_keys(app: App) -> list[tuple[str, str]]:
+    """(key, what it does) for every binding active now, focused widget first, app last; unnamed ones skipped."""
+    keys = []
+    for active in app.active_bindings.values():
+        if active.binding.description:
+            keys.append((app.get_key_display(active.binding), active.binding.description))
+    return keys
+
+
+class HelpScreen(ModalScreen[None]):
+    """Lists keys; any of escape, q or ? closes it."""
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > Vertical { width: 70; height: auto; max-height: 90%; border: thick $primary; background: $surface;
+                            padding: 0 1; }
+    HelpScreen DataTable { height: auto; max-height: 30; }
+    """
+    BINDINGS = [Binding("escape,q,question_mark", "dismiss_help", "close help")]
+
+    def __init__(self, title: str, keys: list[tuple[str, str]], notes: str = "") -> None:
+        super().__init__()
+        self.title_text, self.keys, self.notes = title, keys, notes
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"[b]{self.title_text}[/b] — keys", markup=True)
+            table: DataTable = DataTable(show_cursor=False)
+            table.add_columns("key", "action")
+            for key, description in self.keys:
+                table.add_row(key, description)
+            yield table
+            if self.notes:
+                yield Static(self.notes)
+            yield Static("[dim]escape closes · the mouse works everywhere too[/dim]", markup=True)
+
+    def action_dismiss_help(self) -> None:
+        self.dismiss(None)

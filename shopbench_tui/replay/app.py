@@ -1,0 +1,93 @@
+"""The replay app: loads run indexes (first and last lines only), scores runs in a worker, opens episodes on demand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+
+from shopbench_tui.help import HelpScreen, current_keys
+from shopbench_tui.replay.screens import EpisodeListScreen, EpisodeScreen
+from shopbench_tui.runindex import EpisodeSummary, RunIndex, episode_key, load_run
+from shopbench_tui.scores import EpisodeScore, episode_scores, score_run
+
+
+class ReplayApp(App):
+    """`shopbench replay RUN [RUN ...] [--task ID]`."""
+
+    CSS_PATH = "replay.tcss"
+    TITLE = "shopbench replay"
+    BINDINGS = [
+        Binding("question_mark,f1", "help", "help"),
+        Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(
+        self, run_dirs: list[Path], *, task: str | None = None, score: bool = True, world: Path | None = None
+    ) -> None:
+        super().__init__()
+        self.runs: list[RunIndex] = [load_run(run_dir) for run_dir in run_dirs]
+        self.episodes: list[EpisodeSummary] = [e for run in self.runs for e in run.episodes]
+        self.task_filter, self.scoring, self.world = task, score, world
+        self.scores: dict[str, EpisodeScore] = {}
+        self.score_notes: dict[Path, str] = {run.run_dir: "scoring…" if score else "not scored" for run in self.runs}
+
+    def on_mount(self) -> None:
+        task = self.task_filter
+        self.push_screen(EpisodeListScreen(initial_filter=f"task:{task}" if task else ""))
+        if task:
+            chosen = [e for e in self.episodes if e.task_id == task]
+            if len(chosen) == 1:
+                self.open_episode(chosen[0])
+        if self.scoring:
+            self.score_runs()
+
+    def open_episode(self, episode: EpisodeSummary) -> None:
+        self.push_screen(EpisodeScreen(episode))
+
+    def same_task(self, episode: EpisodeSummary) -> list[EpisodeSummary]:
+        """Other episodes of the episode's task (other epochs, other runs): what it can be compared with."""
+        return [e for e in self.episodes if e.task_id == episode.task_id and e.path != episode.path]
+
+    def score_of(self, episode: EpisodeSummary) -> tuple[EpisodeScore | None, str]:
+        """The episode's score, or a note saying why there is none."""
+        if episode.end is None:
+            return None, "unfinished episode: not scored"
+        score = self.scores.get(episode.key)
+        return score, "" if score else self.score_notes.get(episode.run_dir, "not scored")
+
+    def run_summary(self) -> str:
+        lines = []
+        for run in self.runs:
+            finished = sum(1 for e in run.episodes if e.end is not None)
+            line = f"{run.label}: {len(run.episodes)} episodes, {finished} finished"
+            note = self.score_notes.get(run.run_dir)
+            if note:
+                line += f" · {note}"
+            if run.problems:
+                line += f" · {len(run.problems)} unreadable: {run.problems[0]}"
+            lines.append(line)
+        return "\n".join(lines)
+
+    @work(thread=True, exclusive=True, group="scoring")
+    def score_runs(self) -> None:
+        """Score each run in the background; the lists and open episodes fill in as results arrive."""
+        for run in self.runs:
+            try:
+                scores = episode_scores(score_run(run.run_dir, self.world))
+                note = ""
+            except Exception as error:  # noqa: BLE001 - any scoring failure is shown, the replay goes on
+                scores, note = {}, f"not scored: {error}"
+            self.call_from_thread(self._scores_arrived, run, scores, note)
+
+    def _scores_arrived(self, run: RunIndex, scores: dict[str, EpisodeScore], note: str) -> None:
+        self.scores.update({episode_key(run.run_dir, episode_id): score for episode_id, score in scores.items()})
+        self.score_notes[run.run_dir] = note
+        for screen in self.screen_stack:
+            if hasattr(screen, "scores_changed"):
+                screen.scores_changed()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen("replay", current_keys(self)))

@@ -1,0 +1,70 @@
+"""An episode's steps: the list, and the selected step's thought, arguments and observation."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import DataTable, Static
+
+from mcp_server.trajectory import StepEvent, Trajectory
+from shopbench_tui.observations import arguments_text, cell
+from shopbench_tui.widgets.observation import ObservationView
+
+
+class StepList(DataTable):
+    """One row per step; the row key is the step's position in the trajectory."""
+
+    DEFAULT_CSS = """
+    StepList { width: 1fr; height: 1fr; }
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
+
+    def show(self, trajectory: Trajectory) -> None:
+        self.clear(columns=True)
+        self.add_columns("#", "tool", "arguments")
+        for position, step in enumerate(trajectory.steps):
+            tool = Text(step.tool, style="red" if step.is_error else "")
+            self.add_row(str(step.index + 1), tool, _clip(arguments_text(step.arguments), 60), key=str(position))
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+class StepDetail(Vertical):
+    """The selected step in full: thought, arguments (a table) and the observation in readable form."""
+
+    DEFAULT_CSS = """
+    StepDetail { width: 2fr; height: 1fr; }
+    StepDetail .step-head { text-style: bold; background: $boost; }
+    StepDetail .step-thought { color: $text-muted; max-height: 8; overflow-y: auto; }
+    StepDetail #step-arguments { height: auto; max-height: 8; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static("", classes="step-head")
+        yield Static("", classes="step-thought")
+        yield DataTable(id="step-arguments", show_cursor=False)
+        yield ObservationView()
+
+    async def show(self, step: StepEvent | None) -> None:
+        head = self.query_one(".step-head", Static)
+        thought = self.query_one(".step-thought", Static)
+        table = self.query_one("#step-arguments", DataTable)
+        table.clear(columns=True)
+        if step is None:
+            head.update("no steps")
+            thought.update("")
+            await self.query_one(ObservationView).show("")
+            return
+        seconds = (step.ended_at - step.started_at).total_seconds()
+        error = "  [error]" if step.is_error else ""
+        head.update(Text(f"step {step.index + 1} · {step.tool} · {seconds:.2f} s{error}"))
+        thought.update(Text("thought: " + step.thought) if step.thought else Text("(no thought recorded)"))
+        table.add_columns("argument", "value")
+        for key, value in step.arguments.items():
+            table.add_row(key, cell(value))
+        await self.query_one(ObservationView).show(step.observation, step.is_error)
