@@ -29,6 +29,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "run",
     "run_qa",
     "merge",
+    "replay",
+    "results",
 )
 """Modules of shopbench.commands, each with `register(app)`. Heavy imports stay inside the command bodies."""
 
