@@ -20,10 +20,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from _scoring_runs import make_run, product_for, write_episode  # noqa: E402
+from _scoring_runs import make_run, official_catalog, write_episode  # noqa: E402
 
 from benchmarks.shoppingbench.schema import CorpusRecord  # noqa: E402
-from benchmarks.shoppingbench.tasks import load_official  # noqa: E402
 
 SCORE_SCRIPT = """
 import sys, time
@@ -47,12 +46,7 @@ print(f"scored={len(result.scores)} asr={result.overall_asr.value:.3f} in-proces
 
 def build(root: Path) -> tuple[Path, Path]:
     rng = random.Random(0)
-    tasks = load_official()
-    catalog = {}
-    for task in tasks:
-        price = task.voucher.budget / len(task.targets) if task.voucher else None
-        for target in task.targets:
-            catalog.setdefault(target.product_id, product_for(target, shop_id=f"shop-{task.task_id}", price=price))
+    tasks, catalog = official_catalog()
     catalog_path = root / "catalog.jsonl"
     with catalog_path.open("w", encoding="utf-8") as handle:
         for product in catalog.values():

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.shoppingbench.schema import Product, ShoppingTask, Target
+from benchmarks.shoppingbench.tasks import load_official
 from mcp_server.trajectory import (
     AgentInfo,
     EndEvent,
@@ -27,7 +28,8 @@ def product_for(target: Target, *, shop_id: str = "shop-1", price: float | None 
         price = 100.0
         for constraint in target.price or []:
             for mode, (low, high) in constraint.items():
-                price = {"less than": (high or 0) / 2, "greater than": (low or 0) + 1}.get(mode, ((low or 0) + (high or 0)) / 2)
+                middle = ((low or 0) + (high or 0)) / 2
+                price = {"less than": (high or 0) / 2, "greater than": (low or 0) + 1}.get(mode, middle)
     sku = {str(i + 1): dict(option) for i, option in enumerate(target.sku_options or [])}
     attributes: dict[str, list[str]] = {}
     for attribute in target.attributes or []:
@@ -35,6 +37,23 @@ def product_for(target: Target, *, shop_id: str = "shop-1", price: float | None 
             attributes.setdefault(key, []).extend(values)
     return Product(product_id=target.product_id, shop_id=shop_id, title=target.title[0], price=price,
                    sku_options=sku, attributes=attributes, service=list(target.service or []))
+
+
+def official_catalog() -> tuple[list[ShoppingTask], dict[str, Product]]:
+    """The official tasks and a catalog holding every target built from its constraints (knowledge targets are the
+    real records the tasks embed). One shop for all, and voucher tasks first so each voucher basket costs exactly its
+    budget (a product shared with another task keeps its voucher price)."""
+    tasks = load_official()
+    products: dict[str, Product] = {}
+    for task in sorted(tasks, key=lambda t: t.intent != "voucher"):
+        if task.intent == "web":
+            assert task.knowledge_product is not None
+            products.setdefault(task.targets[0].product_id, task.knowledge_product)
+            continue
+        price = task.voucher.budget / len(task.targets) if task.voucher else None
+        for target in task.targets:
+            products.setdefault(target.product_id, product_for(target, shop_id="shop-1", price=price))
+    return tasks, products
 
 
 def agent(kind: str = "model", name: str = "test-model") -> AgentInfo:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 
-from _scoring_runs import make_run, recommend, write_episode
-from test_scoring_shoppingbench import official_catalog
+from _scoring_runs import make_run, official_catalog, recommend, write_episode
 
 from benchmarks.jsonl import read_jsonl
 from evaluators.export_sft import export_sft

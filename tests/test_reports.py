@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from _scoring_runs import make_run, recommend, write_episode
-from test_scoring_shoppingbench import official_catalog
+from _scoring_runs import make_run, official_catalog, recommend, write_episode
 
 from evaluators.reports import write_report
 from evaluators.reports.tables import ScoredRun

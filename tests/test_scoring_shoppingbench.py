@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
-from _scoring_runs import make_run, product_for, recommend, write_episode
+from _scoring_runs import make_run, official_catalog, recommend, write_episode
 from typer.testing import CliRunner
 
 from benchmarks.jsonl import DataFileError
 from benchmarks.shoppingbench.schema import CorpusRecord, Product, ShoppingTask, Target, Voucher
-from benchmarks.shoppingbench.tasks import OFFICIAL_DIR, load_official
+from benchmarks.shoppingbench.tasks import OFFICIAL_DIR
 from evaluators.embeddings import load_embedder
 from evaluators.scoring import UnknownBenchmarkError, get_scorer
 from evaluators.scoring.catalog import MappingLookup, load_catalog_products
@@ -188,7 +188,7 @@ def test_shop_score_needs_every_product_from_one_shop(cosine):
 
 def voucher_task(prices: list[float], shops: list[str], **voucher) -> tuple[ShoppingTask, dict[str, Product]]:
     targets = [target(f"v{i}") for i in range(len(prices))]
-    products = {f"v{i}": product(f"v{i}", price=p, shop=s) for i, (p, s) in enumerate(zip(prices, shops))}
+    products = {f"v{i}": product(f"v{i}", price=p, shop=s) for i, (p, s) in enumerate(zip(prices, shops, strict=True))}
     return task("voucher", targets, Voucher(**voucher)), products
 
 
@@ -277,20 +277,6 @@ def test_knowledge_exact_id_is_a_substring_test_but_rules_look_up_exactly(cosine
 # --- runs: trajectories in, scores out ---------------------------------------------------------------------------
 
 
-def official_catalog() -> tuple[list[ShoppingTask], dict[str, Product]]:
-    """Official tasks and a catalog holding every target (shop targets share a shop; voucher baskets fit)."""
-    tasks = load_official()
-    products: dict[str, Product] = {}
-    for t in tasks:
-        if t.intent == "web":
-            products[t.targets[0].product_id] = t.knowledge_product
-            continue
-        price = t.voucher.budget / len(t.targets) if t.voucher else None
-        for target_ in t.targets:
-            products[target_.product_id] = product_for(target_, shop_id=f"shop-{t.task_id}", price=price)
-    return tasks, products
-
-
 @pytest.fixture(scope="module")
 def official():
     return official_catalog()
@@ -342,7 +328,7 @@ def test_epochs_give_pass_hat_k(tmp_path, official):
 
 
 def test_unknown_benchmark_suggests_the_closest_name():
-    with pytest.raises(UnknownBenchmarkError, match="did you mean 'shoppingbench'"):
+    with pytest.raises(UnknownBenchmarkError, match="Did you mean 'shoppingbench'"):
         get_scorer("shopingbench")
     assert get_scorer("shoppingbench").benchmark == "shoppingbench"
 

@@ -30,7 +30,8 @@ def shoppingbench_renderables(result: ShoppingBenchResult) -> list[Any]:
         table.add_column(header, justify="left" if header == "intent" else "right")
     for summary in result.intents:
         table.add_row(
-            summary.label, str(summary.episodes), summary.asr.text(), summary.car.text(), number(summary.exact_id.value),
+            summary.label, str(summary.episodes), summary.asr.text(), summary.car.text(),
+            number(summary.exact_id.value),
             *(number(summary.fields.get(name)) for name in FIELD_HEADERS),
         )
     if result.intents:
@@ -83,8 +84,8 @@ def shoppingbench_renderables(result: ShoppingBenchResult) -> list[Any]:
         notes.append(f"{len(result.unfinished)} unfinished episode(s) not scored: {', '.join(result.unfinished[:5])}"
                      + (" …" if len(result.unfinished) > 5 else ""))
     for problem in result.problems[:10]:
-        notes.append(f"not scored: {problem}")
+        notes.append(f"problem: {problem}")
     if len(result.problems) > 10:
-        notes.append(f"… and {len(result.problems) - 10} more episode files not scored")
+        notes.append(f"… and {len(result.problems) - 10} more problems (see --json)")
     out.append(Text("\n".join(notes), style="dim"))
     return out

@@ -112,7 +112,7 @@ def get_scorer(name: str) -> Scorer:
     """The scorer for a benchmark; an unknown name gets a "did you mean" error."""
     factory = SCORERS.get(name)
     if factory is None:
-        close = difflib.get_close_matches(name, scorer_names(), n=3, cutoff=0.4)
+        close = difflib.get_close_matches(name, scorer_names(), n=3, cutoff=0.6)
         hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
         raise UnknownBenchmarkError(f"no scorer for benchmark {name!r}.{hint} Known: {', '.join(scorer_names())}.")
     if isinstance(factory, str):

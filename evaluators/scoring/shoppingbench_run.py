@@ -21,7 +21,6 @@ from benchmarks.shoppingbench.tasks import OFFICIAL_SET, load_official
 from evaluators.embeddings import REFERENCE_MODEL, embedder_name, load_embedder
 from evaluators.scoring import MetricRow, ScoreOptions
 from evaluators.scoring.catalog import ProductLookup, load_catalog_products
-from evaluators.scoring.failure import CATEGORIES
 from evaluators.scoring.shoppingbench import PREDICTION_FIELDS, TaskScore, ids_to_look_up, score_task, title_pairs
 from evaluators.scoring.trajectory_stats import STATISTICS, TrajectoryStats, correlations, trajectory_stats
 from evaluators.stats import Correlation, Interval, bootstrap_ci, pass_hat_k, stratified_bootstrap_ci
@@ -74,7 +73,7 @@ class ShoppingBenchResult(BaseModel):
     unfinished: list[str] = Field(default_factory=list)
     """Episodes with no end event (crashed or still running): not scored."""
     problems: list[str] = Field(default_factory=list)
-    """Episode files that could not be read or name unknown tasks, with the reason: not scored."""
+    """What could not be scored (unreadable files, unknown tasks) or may be scored wrongly (another world)."""
 
     def metric_rows(self) -> list[MetricRow]:
         rows = []
@@ -224,12 +223,16 @@ def score_trajectories(
     tasks_for: Callable[[str], list[ShoppingTask]],
     lookup: ProductLookup,
     embedder: str | None = None,
+    *,
+    world_hash: str | None = None,
     **details: Any,
 ) -> ShoppingBenchResult:
-    """Score every finished ShoppingBench episode of a run directory; `tasks_for(task_set)` supplies the tasks."""
+    """Score every finished ShoppingBench episode of a run directory; `tasks_for(task_set)` supplies the tasks.
+    With `world_hash`, episodes whose start event names another world are flagged (their scores may be wrong)."""
     jobs, stats, unfinished, problems = [], {}, [], []
     end_status: Counter[str] = Counter()
     task_sets: dict[str, dict[str, ShoppingTask]] = {}
+    other_worlds: set[str] = set()
     for path in iter_episode_files(run_dir):
         try:
             trajectory = read_trajectory(path)
@@ -244,15 +247,24 @@ def score_trajectories(
             unfinished.append(start.episode_id)
             continue
         if start.task_set not in task_sets:
-            task_sets[start.task_set] = {t.task_id: t for t in tasks_for(start.task_set)}
+            try:
+                task_sets[start.task_set] = {t.task_id: t for t in tasks_for(start.task_set)}
+            except (KeyError, ValueError, OSError) as error:
+                problems.append(f"task set {start.task_set!r} cannot be loaded: {error}")
+                task_sets[start.task_set] = {}
         task = task_sets[start.task_set].get(start.task_id)
         if task is None:
             problems.append(f"{path.name}: task {start.task_id!r} is not in task set {start.task_set!r}")
             continue
+        if world_hash and start.world and world_hash not in start.world:
+            other_worlds.add(start.world)
         assert trajectory.end is not None
         end_status[trajectory.end.status] += 1
         jobs.append((task, last_recommendation(trajectory), start.episode_id, start.epoch))
         stats[start.episode_id] = trajectory_stats(trajectory)
+    if other_worlds:
+        problems.insert(0, f"episodes were played in {', '.join(sorted(other_worlds))}, but scored in the world "
+                           f"{world_hash}: pass --world with the run's world")
     scores = score_many(jobs, lookup, embedder)
     return summarize(scores, embedder=embedder_name(embedder), stats=stats, run_dir=str(run_dir),
                      end_status=dict(end_status), unfinished=unfinished, problems=problems, **details)
@@ -305,12 +317,13 @@ class ShoppingBenchScorer:
 
         return score_trajectories(
             Path(run_dir), tasks_for, world.products, options.embedder,
+            world_hash=world.info.content_hash,
             run_id=manifest.run_id, agent=manifest.agent, world=_world_label(world),
         )
 
     def score_predictions(self, predictions: Path, options: ScoreOptions) -> ShoppingBenchResult:
         if options.catalog is None:
-            raise ValueError("scoring ShoppingBench predictions needs --catalog CATALOG.jsonl (official document format)")
+            raise ValueError("ShoppingBench predictions need --catalog CATALOG.jsonl (official document format)")
         official: dict[str, list[ShoppingTask]] = defaultdict(list)
         for task in load_official():
             official[task.intent].append(task)
@@ -327,7 +340,8 @@ class ShoppingBenchScorer:
 
 
 def open_world(override: Path | None, recorded: Mapping[str, Any] | None) -> Any:
-    """The world to score in: --world if given, else the path the manifest recorded, else the default world."""
+    """The world to score in: --world if given, else the path the manifest recorded (our runner records it), else
+    the default world (runs served by `shopbench serve` record only name and hash; a mismatch is reported)."""
     from mcp_server.world import World, default_world
 
     if override is not None:
@@ -340,6 +354,5 @@ def open_world(override: Path | None, recorded: Mapping[str, Any] | None) -> Any
 
 
 def _world_label(world: Any) -> str:
-    name = getattr(world, "name", None) or "world"
-    content_hash = getattr(world, "content_hash", None)
-    return f"{name} ({content_hash})" if content_hash else str(name)
+    """The label episodes record for their world (name@content_hash)."""
+    return f"{world.info.name}@{world.info.content_hash}"

@@ -22,7 +22,9 @@ def register(app: typer.Typer) -> None:
         ),
         predictions: Path | None = typer.Option(None, "--predictions", help="Predictions JSONL from any harness."),
         catalog: Path | None = typer.Option(None, "--catalog", help="ShoppingBench: catalog JSONL the ids refer to."),
-        items: Path | None = typer.Option(None, "--items", help="Question benchmarks: the items the predictions answer."),
+        items: Path | None = typer.Option(
+            None, "--items", help="Question benchmarks: the items the predictions answer."
+        ),
         prompting: str | None = typer.Option(None, "--prompting", help="Question benchmarks: zero-shot, cot, ..."),
     ) -> None:
         """Score a run directory (any player: model, MCP client, human), or --predictions with --benchmark."""
