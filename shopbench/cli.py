@@ -31,6 +31,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "merge",
     "replay",
     "results",
+    "play",
 )
 """Modules of shopbench.commands, each with `register(app)`. Heavy imports stay inside the command bodies."""
 

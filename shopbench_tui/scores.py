@@ -81,9 +81,27 @@ def episode_score(score: Any) -> EpisodeScore:
     )
 
 
+def item_score(score: Any) -> EpisodeScore:
+    """Adapt a question benchmark's ItemScore (score, parsed answer); the gold answer is never shown."""
+    value = None if score.score is None else float(score.score)
+    success = value is not None and value >= 1.0
+    failures = []
+    if not success:
+        failures.append("unreadable answer" if score.parsed in (None, -1, "", []) else "wrong answer")
+    explanation = f"task {score.task} · parsed answer {score.parsed!r}"
+    if score.excluded:
+        explanation += " · excluded from the denominator (failed call)"
+    fields = {} if value is None else {"score": value}
+    return EpisodeScore(success=success, value=value, fields=fields, failures=failures, explanation=explanation)
+
+
 def episode_scores(result: Any) -> dict[str, EpisodeScore]:
     """episode_id → EpisodeScore for every scored episode of a ScoreResult."""
-    per_task = [s for s in getattr(result, "scores", None) or [] if getattr(s, "episode_id", None)]
+    scores = getattr(result, "scores", None)
+    episodes = getattr(result, "episodes", None)
+    if isinstance(scores, dict) and isinstance(episodes, dict):  # question benchmarks: item id → ItemScore
+        return {episode: item_score(scores[item]) for item, episode in episodes.items() if item in scores}
+    per_task = [s for s in scores or [] if getattr(s, "episode_id", None)]
     if per_task:
         return {s.episode_id: episode_score(s) for s in per_task}
     return {episode: EpisodeScore(success=ok, value=float(ok)) for episode, ok in result.episode_success().items()}

@@ -1,0 +1,44 @@
+"""`shopbench play`: a person takes a task in the terminal; the episode is recorded like an agent's."""
+
+from __future__ import annotations
+
+import getpass
+from pathlib import Path
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("play")
+    def play(
+        benchmark: str = typer.Option("shoppingbench", "--benchmark", help="shoppingbench, shopping-mmlu, "
+                                      "intentionqa or session-intent."),
+        task: str | None = typer.Option(None, "--task", help="Task id to play (default: pick from a list)."),
+        random_task: bool = typer.Option(False, "--random", help="Play a random task."),
+        player: str | None = typer.Option(None, "--player", help="Your name, recorded as the agent (kind human)."),
+        runs: Path | None = typer.Option(None, "--runs", help="Run folder (default runs/human-<player>-<benchmark>)."),
+        world: Path | None = typer.Option(None, "--world", help="World folder (default: the default world)."),
+        tasks: str = typer.Option("default", "--tasks", help="ShoppingBench task set of the world (e.g. official)."),
+        items: Path | None = typer.Option(None, "--items", help="Question benchmarks: item file (default: bundled)."),
+        max_steps: int = typer.Option(30, "--max-steps", min=1, help="Steps per episode."),
+    ) -> None:
+        """Play a task as a human: ShoppingBench with search, product pages, calculator, web search and a basket,
+        or a question item. Every action goes through the MCP server, so `shopbench score`, `report`, `replay` and
+        `results` treat you like a model. F1 lists the keys.
+
+        Examples: shopbench play --player ana --random · shopbench play --benchmark intentionqa --player ana
+        """
+        import anyio
+
+        from shopbench_tui.play import play as run_play
+
+        if task and random_task:
+            raise typer.BadParameter("give --task or --random, not both", param_hint="--task/--random")
+        name = player or getpass.getuser()
+        runs_dir = runs or Path("runs") / f"human-{name}-{benchmark}"
+        try:
+            anyio.run(lambda: run_play(benchmark, runs_dir, player=name, task_id=task, random_task=random_task,
+                                       world=world, task_set=tasks, items=items, max_steps=max_steps))
+        except (FileNotFoundError, KeyError, ValueError) as error:
+            raise typer.BadParameter(str(error).strip("'\""), param_hint="--benchmark/--world/--tasks") from None
+        typer.echo(f"episodes recorded in {runs_dir}; score them with: shopbench score {runs_dir}")

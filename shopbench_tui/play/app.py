@@ -1,0 +1,136 @@
+"""The play app: a human takes a task through the MCP server, as an agent would, and sees the score at the end."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+
+from shopbench_tui.help import HelpScreen, current_keys
+from shopbench_tui.play.screens import EndScreen, QuestionScreen, ShoppingScreen, TaskPickerScreen
+from shopbench_tui.play.session import PlaySession, ToolOutcome
+from shopbench_tui.play.widgets import StatusBar
+from shopbench_tui.scores import episode_scores, score_run
+
+HELP_NOTES = (
+    "Every action is one tool call of the episode (one step), recorded like an agent's. Search: fill the form, "
+    "enter searches; enter or v on a result views it; a adds it to the basket; in the basket shift+up/down (u/d) "
+    "reorders and x removes; ctrl+e recommends the basket in its order; ctrl+t ends the task. Questions: press the "
+    "option's key (A–D or 0–9) or type an answer."
+)
+
+
+class PlayApp(App):
+    """`shopbench play`: `session` is an open MCP client session to a shopbench server."""
+
+    CSS_PATH = "play.tcss"
+    TITLE = "shopbench play"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [Binding("f1", "help", "help", priority=True), Binding("question_mark", "help", "help", show=False)]
+
+    def __init__(
+        self,
+        session: PlaySession,
+        runs_dir: Path,
+        *,
+        benchmark: str | None = None,
+        task_id: str | None = None,
+        random_task: bool = False,
+        seed: int | None = None,
+        episode_id: str | None = None,
+        world: Path | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__()
+        self.session, self.runs_dir, self.benchmark = session, Path(runs_dir), benchmark
+        self.task_id, self.random_task, self.episode_id, self.world = task_id, random_task, episode_id, world
+        self.rng = random.Random(seed)
+        self.clock = clock
+        self.started_at = clock()
+        self.tasks: list[dict[str, Any]] = []
+
+    async def on_mount(self) -> None:
+        if self.task_id:
+            await self.begin({"task_id": self.task_id, "benchmark": self.benchmark})
+            return
+        self.tasks = await self.session.list_tasks(self.benchmark)
+        if not self.tasks:
+            self.exit(message=f"no tasks for benchmark {self.benchmark!r}")
+        elif self.random_task:
+            await self.begin(self.rng.choice(self.tasks))
+        else:
+            await self.push_screen(TaskPickerScreen(self.tasks))
+
+    async def begin(self, task: dict[str, Any]) -> None:
+        """Start the task through start_task and show its screen (an error keeps the player where they are)."""
+        try:
+            started = await self.session.start(task["task_id"], benchmark=task.get("benchmark"),
+                                               task_set=task.get("task_set"), episode_id=self.episode_id)
+        except ValueError as error:
+            if not self.screen_stack or len(self.screen_stack) <= 1:
+                self.exit(message=f"cannot start {task['task_id']}: {error}")
+            else:
+                self.notify(str(error), severity="error", timeout=10)
+            return
+        self.episode_id = None  # a given id names the first episode only
+        self.started_at = self.clock()
+        await self.push_screen(ShoppingScreen() if started["kind"] == "agentic" else QuestionScreen())
+
+    def step_counts(self) -> tuple[int, int]:
+        return self.session.steps, self.session.max_steps
+
+    def elapsed(self) -> float:
+        return self.clock() - self.started_at
+
+    async def act(self, tool: str, arguments: dict[str, Any]) -> ToolOutcome:
+        """One player action = one tool call; the status line updates, and the end screen follows the last step."""
+        outcome = await self.session.act(tool, arguments)
+        for screen in self.screen_stack:
+            for bar in screen.query(StatusBar):
+                bar.tick()
+        if self.session.ended:
+            self.call_later(self.finish)  # not awaited here: the calling screen's worker dies with its screen
+        return outcome
+
+    async def finish(self) -> None:
+        task = self.session.task or {}
+        while len(self.screen_stack) > 2:
+            await self.pop_screen()
+        minutes, seconds = divmod(int(self.elapsed()), 60)
+        reason = {"terminated": "you terminated the task", "submitted": "you submitted an answer",
+                  "step_limit": f"the step limit ({self.session.max_steps}) was reached"}[self.session.end_reason]
+        summary = (f"task {task.get('task_id')} ({task.get('benchmark')}, {task.get('intent') or ''}) · {reason} · "
+                   f"{self.session.steps} steps · {minutes:02d}:{seconds:02d}\n"
+                   f"episode {task.get('episode_id')} recorded in {self.runs_dir}")
+        await self.switch_screen(EndScreen(summary))
+        self.score_episode(task.get("episode_id", ""))
+
+    @work(thread=True, exclusive=True, group="scoring")
+    def score_episode(self, episode_id: str) -> None:
+        """Score with the benchmark's scorer, exactly as `shopbench score` would (slow: a worker thread)."""
+        try:
+            score = episode_scores(score_run(self.runs_dir, self.world)).get(episode_id)
+            note = "" if score else "this episode was not scored (see shopbench score)"
+        except Exception as error:  # noqa: BLE001 - the end screen says why instead of crashing
+            score, note = None, f"not scored: {error}"
+        self.call_from_thread(self._show_score, score, note)
+
+    def _show_score(self, score, note: str) -> None:
+        if isinstance(self.screen, EndScreen):
+            self.screen.show_score(score, note)
+
+    def another_task(self) -> None:
+        if self.tasks:
+            self.switch_screen(TaskPickerScreen(self.tasks))
+        else:
+            self.exit()
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen("play", current_keys(self), HELP_NOTES))

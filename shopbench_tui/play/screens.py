@@ -1,0 +1,450 @@
+"""The views of play: pick a task, shop (ShoppingBench), answer a question (QA benchmarks), and the end screen;
+plus the calculator, web search and terminate dialogs. Every action becomes a tool call through `PlayApp.act`."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select, Static
+
+from shopbench_tui.play.widgets import BasketItem, BasketTable, SearchForm, StatusBar
+from shopbench_tui.scores import EpisodeScore
+from shopbench_tui.widgets import ObservationView, ProductTable, ScoreBreakdown
+
+if TYPE_CHECKING:
+    from shopbench_tui.play.app import PlayApp
+
+
+class TaskPickerScreen(Screen):
+    """Every startable task of the chosen benchmark (ids and intents only); type to filter, Enter starts one."""
+
+    BINDINGS = [Binding("slash", "focus_filter", "filter"), Binding("r", "random", "random task")]
+    app: PlayApp
+
+    def __init__(self, tasks: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self.tasks, self.shown = tasks, tasks
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Input(placeholder="filter by id or intent", id="task-filter")
+        table: DataTable = DataTable(cursor_type="row", zebra_stripes=True, id="tasks")
+        table.add_columns("task_id", "benchmark", "task_set", "intent")
+        yield table
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._fill("")
+        self.query_one("#tasks").focus()
+
+    def _fill(self, query: str) -> None:
+        words = query.lower().split()
+        self.shown = [t for t in self.tasks if all(w in f"{t['task_id']} {t.get('intent') or ''}".lower()
+                                                   for w in words)]
+        table = self.query_one("#tasks", DataTable)
+        table.clear()
+        for number, task in enumerate(self.shown):
+            table.add_row(task["task_id"], task["benchmark"], task["task_set"], task.get("intent") or "",
+                          key=str(number))
+        self.sub_title = f"{len(self.shown)} tasks"
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self._fill(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.query_one("#tasks").focus()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.app.begin(self.shown[int(event.row_key.value)])
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#task-filter").focus()
+
+    def action_random(self) -> None:
+        if self.shown:
+            self.app.begin(self.app.rng.choice(self.shown))
+
+
+class ShoppingScreen(Screen):
+    """A ShoppingBench episode: instruction, search form, results, product detail, basket."""
+
+    BINDINGS = [
+        Binding("ctrl+f", "focus('q')", "search form", priority=True),
+        Binding("ctrl+s", "search", "search", priority=True),
+        Binding("ctrl+n", "page(1)", "next page", priority=True),
+        Binding("ctrl+p", "page(-1)", "previous page", priority=True),
+        Binding("ctrl+r", "focus('results')", "results", priority=True),
+        Binding("v", "view", "view product"),
+        Binding("a", "add", "add to basket"),
+        Binding("ctrl+b", "focus('basket')", "basket", priority=True),
+        Binding("ctrl+k", "calculator", "calculator", priority=True),
+        Binding("ctrl+w", "web_search", "web search", priority=True),
+        Binding("ctrl+e", "recommend", "recommend basket", priority=True),
+        Binding("ctrl+t", "terminate", "terminate", priority=True),
+    ]
+    app: PlayApp
+
+    def compose(self) -> ComposeResult:
+        task = self.app.session.task or {}
+        yield Header()
+        yield StatusBar(self.app.step_counts, self.app.elapsed, self.app.session.player)
+        yield Static(Text(task.get("instruction", "")), id="instruction")
+        with Horizontal(id="shop-main"):
+            yield SearchForm()
+            with Vertical(id="center"):
+                yield Label("results", id="results-label")
+                yield ProductTable(id="results")
+                yield ObservationView(id="detail")
+            with Vertical(id="basket-column"):
+                yield Label("basket: the recommendation, in this order")
+                yield BasketTable(id="basket")
+                yield Button("Recommend (ctrl+e)", id="recommend", variant="success")
+                yield Button("Terminate (ctrl+t)", id="terminate", variant="error")
+                yield Static("", id="last-action")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"{self.app.session.task['task_id']} · {self.app.session.task.get('intent') or ''}"
+        self.query_one("#q").focus()
+
+    def action_focus(self, widget_id: str) -> None:
+        self.query_one(f"#{widget_id}").focus()
+
+    def action_search(self) -> None:
+        self.search(self.query_one(SearchForm).arguments())
+
+    def action_page(self, delta: int) -> None:
+        self.search(self.query_one(SearchForm).turn_page(delta))
+
+    @on(SearchForm.Submitted)
+    def submitted(self, event: SearchForm.Submitted) -> None:
+        self.search(event.arguments)
+
+    @work(exclusive=True, group="tool")
+    async def search(self, arguments: dict[str, Any]) -> None:
+        outcome = await self.app.act("find_product", arguments)
+        label = self.query_one("#results-label", Label)
+        table = self.query_one("#results", ProductTable)
+        if outcome.is_error:
+            table.show([])
+            label.update(Text(f"find_product error: {outcome.text}", style="red"))
+            return
+        table.show(outcome.observation)
+        label.update(f"results · page {arguments['page']} · {len(outcome.observation)} products · "
+                     "enter/v view · a add to basket")
+        if outcome.observation:
+            table.focus()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id == "results":
+            self.action_view()
+
+    def action_view(self) -> None:
+        product_id = self.query_one("#results", ProductTable).product_id_at_cursor()
+        if product_id:
+            self.view_product(product_id)
+
+    @work(exclusive=True, group="tool")
+    async def view_product(self, product_id: str) -> None:
+        outcome = await self.app.act("view_product_information", {"product_ids": product_id})
+        await self.query_one("#detail", ObservationView).show(outcome.observation, outcome.is_error)
+
+    def action_add(self) -> None:
+        table = self.query_one("#results", ProductTable)
+        product_id = table.product_id_at_cursor()
+        if product_id is None:
+            return
+        row = table.get_row_at(table.cursor_row)
+        columns = [str(column.label) for column in table.columns.values()]
+        values = dict(zip(columns, row, strict=False))
+        item = BasketItem(product_id, str(values.get("title", "")), values.get("price", ""),
+                          str(values.get("shop_id", "")))
+        if self.query_one(BasketTable).add(item):
+            self.notify(f"added {product_id} to the basket")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "recommend":
+            self.action_recommend()
+        elif event.button.id == "terminate":
+            self.action_terminate()
+
+    def action_recommend(self) -> None:
+        ids = self.query_one(BasketTable).product_ids()
+        if not ids:
+            self.notify("the basket is empty: add products with a", severity="warning")
+            return
+        self.recommend(ids)
+
+    @work(exclusive=True, group="tool")
+    async def recommend(self, product_ids: str) -> None:
+        outcome = await self.app.act("recommend_product", {"product_ids": product_ids})
+        style = "red" if outcome.is_error else "green"
+        self.query_one("#last-action", Static).update(Text(f"recommend_product: {outcome.text}", style=style))
+
+    def action_calculator(self) -> None:
+        self.app.push_screen(CalculatorScreen(self.query_one(BasketTable).product_ids()))
+
+    def action_web_search(self) -> None:
+        self.app.push_screen(WebSearchScreen())
+
+    def action_terminate(self) -> None:
+        def chosen(status: str | None) -> None:
+            if status:
+                self.terminate(status)
+
+        self.app.push_screen(TerminateScreen(), chosen)
+
+    @work(exclusive=True, group="tool")
+    async def terminate(self, status: str) -> None:
+        outcome = await self.app.act("terminate", {"status": status})
+        if outcome.is_error:
+            self.notify(outcome.text, severity="error")
+
+
+class ToolDialog(ModalScreen[None]):
+    """A dialog whose calls are steps of the episode; escape closes it."""
+
+    DEFAULT_CSS = """
+    ToolDialog { align: center middle; }
+    ToolDialog > Vertical { width: 100; height: 90%; border: thick $primary; background: $surface; padding: 0 1; }
+    ToolDialog .row { height: auto; }
+    ToolDialog .row > * { width: 1fr; }
+    """
+    BINDINGS = [Binding("escape", "close", "close")]
+    app: PlayApp
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    async def show_outcome(self, tool: str, arguments: dict[str, Any]) -> None:
+        outcome = await self.app.act(tool, arguments)
+        await self.query_one(ObservationView).show(outcome.observation, outcome.is_error)
+
+
+class CalculatorScreen(ToolDialog):
+    """calculate: an arithmetic expression, or the basket priced under a voucher."""
+
+    def __init__(self, basket_ids: str) -> None:
+        super().__init__()
+        self.basket_ids = basket_ids
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("calculator — expression (enter computes), e.g. (120 + 89.5) * 0.8")
+            yield Input(id="expression")
+            yield Label("or price a cart under a voucher (ctrl+enter or the button)")
+            yield Input(self.basket_ids, placeholder="product ids, comma-separated", id="cart-ids")
+            with Horizontal(classes="row"):
+                yield Select([("platform", "platform"), ("shop", "shop")], value="platform", allow_blank=False,
+                             id="voucher-type")
+                yield Select([("fixed", "fixed"), ("percentage", "percentage")], value="fixed", allow_blank=False,
+                             id="discount-type")
+            with Horizontal(classes="row"):
+                yield Input(placeholder="threshold", type="number", id="threshold")
+                yield Input(placeholder="face value (fixed)", type="number", id="face-value")
+                yield Input(placeholder="discount % (percentage)", type="number", id="discount")
+                yield Input(placeholder="cap", type="number", id="cap")
+                yield Input(placeholder="budget", type="number", id="budget")
+            yield Button("Price the cart", id="price-cart")
+            yield ObservationView()
+
+    def on_mount(self) -> None:
+        self.query_one("#expression").focus()
+
+    @on(Input.Submitted, "#expression")
+    def expression(self, event: Input.Submitted) -> None:
+        if event.value.strip():
+            self.calculate({"expression": event.value.strip()})
+
+    @on(Input.Submitted)
+    def cart_field(self, event: Input.Submitted) -> None:
+        if event.input.id != "expression":
+            self.price_cart()
+
+    @on(Button.Pressed, "#price-cart")
+    def price_cart(self) -> None:
+        arguments: dict[str, Any] = {
+            "product_ids": self.query_one("#cart-ids", Input).value.strip(),
+            "voucher_type": self.query_one("#voucher-type", Select).value,
+            "discount_type": self.query_one("#discount-type", Select).value,
+        }
+        for field, key in (("threshold", "threshold"), ("face-value", "face_value"), ("cap", "cap"),
+                           ("budget", "budget")):
+            value = self.query_one(f"#{field}", Input).value.strip()
+            if value:
+                arguments[key] = float(value)
+        discount = self.query_one("#discount", Input).value.strip()
+        if discount:
+            arguments["discount"] = float(discount) / 100
+        self.calculate(arguments)
+
+    @work(exclusive=True, group="tool")
+    async def calculate(self, arguments: dict[str, Any]) -> None:
+        await self.show_outcome("calculate", arguments)
+
+
+class WebSearchScreen(ToolDialog):
+    """web_search over the world's knowledge corpus."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("web search — query (enter searches)")
+            with Horizontal(classes="row"):
+                yield Input(id="web-q")
+                yield Input("5", type="integer", id="max-results")
+            yield ObservationView()
+
+    def on_mount(self) -> None:
+        self.query_one("#web-q").focus()
+
+    @on(Input.Submitted)
+    def submitted(self) -> None:
+        q = self.query_one("#web-q", Input).value.strip()
+        count = self.query_one("#max-results", Input).value.strip()
+        if q:
+            self.search({"q": q, "max_results": int(count) if count.isdigit() else 5})
+
+    @work(exclusive=True, group="tool")
+    async def search(self, arguments: dict[str, Any]) -> None:
+        await self.show_outcome("web_search", arguments)
+
+
+class TerminateScreen(ModalScreen[str | None]):
+    """End the episode: s success, f failure, escape goes back."""
+
+    DEFAULT_CSS = """
+    TerminateScreen { align: center middle; }
+    TerminateScreen > Vertical { width: 60; height: auto; border: thick $error; background: $surface; padding: 1; }
+    TerminateScreen Horizontal { height: auto; }
+    """
+    BINDINGS = [
+        Binding("s", "choose('success')", "success"),
+        Binding("f", "choose('failure')", "failure"),
+        Binding("escape", "choose('')", "back"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("End the task? Only your last recommendation counts.")
+            with Horizontal():
+                yield Button("Success (s)", id="success", variant="success")
+                yield Button("Failure (f)", id="failure", variant="error")
+                yield Button("Back (esc)", id="back")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.action_choose("" if event.button.id == "back" else str(event.button.id))
+
+    def action_choose(self, status: str) -> None:
+        self.dismiss(status or None)
+
+
+OPTION_LINE = re.compile(r"^\s*([A-Z]|\d{1,2})[.)]\s+(.+?)\s*$")
+
+
+INLINE_OPTION = re.compile(r"(?:^|\s)([A-D])\.\s+")
+
+
+def parse_options(question: str) -> list[tuple[str, str]]:
+    """The answer options written into a question prompt: the last run of two or more "A. …" / "0. …" lines, or
+    else the last line holding "A. … B. …" inline (SessionIntentBench writes its options on one line)."""
+    runs: list[list[tuple[str, str]]] = [[]]
+    for line in question.splitlines():
+        match = OPTION_LINE.match(line)
+        if match:
+            runs[-1].append((match.group(1), match.group(2)))
+        elif runs[-1]:
+            runs.append([])
+    options = [run for run in runs if len(run) >= 2]
+    if options:
+        return options[-1]
+    for line in reversed(question.splitlines()):
+        marks = list(INLINE_OPTION.finditer(line))
+        letters = "".join(mark.group(1) for mark in marks)
+        if len(marks) >= 2 and "ABCD".startswith(letters):
+            ends = [mark.start() for mark in marks[1:]] + [len(line)]
+            return [(mark.group(1), line[mark.end():end].strip()) for mark, end in zip(marks, ends, strict=True)]
+    return []
+
+
+class QuestionScreen(Screen):
+    """A question benchmark item: the question, its options as buttons (their keys answer), or a free-text box."""
+
+    BINDINGS = [Binding("ctrl+a", "focus_answer", "answer box", priority=True)]
+    app: PlayApp
+
+    def compose(self) -> ComposeResult:
+        task = self.app.session.task or {}
+        self.options = parse_options(task.get("instruction", ""))
+        yield Header()
+        yield StatusBar(self.app.step_counts, self.app.elapsed, self.app.session.player)
+        with VerticalScroll(id="question"):
+            yield Static(Text(task.get("instruction", "")))
+        with Vertical(id="options"):
+            for key, text in self.options:
+                yield Button(f"{key}  {text}", id=f"option-{key}", classes="option")
+        yield Input(placeholder="or type your answer and press enter (submit_answer)", id="answer")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"{self.app.session.task['task_id']} · {self.app.session.task.get('intent') or ''}"
+        if self.options:
+            self.query_one(".option").focus()
+        else:
+            self.query_one("#answer").focus()
+
+    def on_key(self, event) -> None:
+        if isinstance(self.focused, Input):
+            return
+        key = (event.character or "").upper()
+        if key and any(key == option for option, _ in self.options):
+            event.stop()
+            self.submit(key)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.submit(str(event.button.id).removeprefix("option-"))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.value.strip():
+            self.submit(event.value.strip())
+
+    def action_focus_answer(self) -> None:
+        self.query_one("#answer").focus()
+
+    @work(exclusive=True, group="tool")
+    async def submit(self, answer: str) -> None:
+        outcome = await self.app.act("submit_answer", {"answer": answer})
+        if outcome.is_error:
+            self.notify(outcome.text, severity="error")
+
+
+class EndScreen(Screen):
+    """The episode is over: how it ended, what was recommended or answered, and the score breakdown."""
+
+    BINDINGS = [Binding("q", "app.quit", "quit"), Binding("n", "another", "another task")]
+    app: PlayApp
+
+    def __init__(self, summary: str) -> None:
+        super().__init__()
+        self.summary = summary
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="end"):
+            yield Static(Text("Episode over", style="bold"), id="end-title")
+            yield Static(Text(self.summary), id="end-summary")
+            yield ScoreBreakdown("scoring…", id="end-score")
+            yield Static("[dim]n: another task · q: quit[/dim]", markup=True)
+        yield Footer()
+
+    def show_score(self, score: EpisodeScore | None, note: str) -> None:
+        self.query_one(ScoreBreakdown).show(score, note)
+
+    def action_another(self) -> None:
+        self.app.another_task()
