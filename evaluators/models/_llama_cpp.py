@@ -12,8 +12,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import os
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -34,7 +37,9 @@ from evaluators.models.base import (
 EMBEDDED = "smollm2"
 CHARS_PER_TOKEN = 3
 """Conservative estimate used to keep the prompt inside the context window without tokenizing twice."""
-THOUGHT_MAX_CHARS = 300
+THOUGHT_MAX_CHARS = 200
+ARGUMENT_MAX_CHARS = 120
+REPACK_ENV = "SHOPBENCH_LLAMA_REPACK"
 
 _LOCK = threading.Lock()
 _LOADED: dict[tuple[str, int, int], Any] = {}
@@ -68,15 +73,41 @@ def _load(path: Path, n_ctx: int, n_gpu_layers: int) -> Any:
         if key not in _LOADED:
             from llama_cpp import Llama
 
-            _LOADED[key] = Llama(model_path=str(path), n_ctx=n_ctx, n_gpu_layers=n_gpu_layers, verbose=False)
+            with _weight_repacking(os.environ.get(REPACK_ENV) == "1"):
+                _LOADED[key] = Llama(model_path=str(path), n_ctx=n_ctx, n_gpu_layers=n_gpu_layers, verbose=False)
         return _LOADED[key]
+
+
+@contextmanager
+def _weight_repacking(enabled: bool) -> Iterator[None]:
+    """llama.cpp repacks weights into "extra buffer types" (AMX, AArch64 layouts) by default. On CPUs that report
+    AMX inside VMs that do not grant it (seen on this project's machines), decoding then segfaults, so shopbench
+    loads without them unless SHOPBENCH_LLAMA_REPACK=1. Llama() exposes no flag for it: the default model
+    parameters are adjusted while the model loads."""
+    import llama_cpp.llama_cpp as low
+
+    if enabled:
+        yield
+        return
+    original = low.llama_model_default_params
+
+    def without_extra_buffers() -> Any:
+        params = original()
+        params.use_extra_bufts = False
+        return params
+
+    low.llama_model_default_params = without_extra_buffers
+    try:
+        yield
+    finally:
+        low.llama_model_default_params = original
 
 
 def tool_call_schema(tools: list[ToolSpec]) -> dict[str, Any]:
     """The JSON schema every constrained reply satisfies: one call to one of the tools, with optional reasoning."""
     branches = []
     for tool in tools:
-        arguments = dict(tool.parameters or {"type": "object", "properties": {}})
+        arguments = _bounded(tool.parameters or {"type": "object", "properties": {}})
         arguments.setdefault("additionalProperties", False)
         branches.append(
             {
@@ -100,11 +131,29 @@ def _grammar(schema_json: str) -> Any:
     return LlamaGrammar.from_json_schema(schema_json, verbose=False)
 
 
+def _bounded(schema: Any) -> Any:
+    """A copy of a JSON schema whose free strings have a maxLength, so a looping small model cannot fill its
+    whole token budget with one argument."""
+    if isinstance(schema, list):
+        return [_bounded(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    bounded = {key: _bounded(value) for key, value in schema.items()}
+    if bounded.get("type") == "string" and not {"enum", "const", "maxLength"} & bounded.keys():
+        bounded["maxLength"] = ARGUMENT_MAX_CHARS
+    return bounded
+
+
 def describe_tools(tools: list[ToolSpec]) -> str:
-    lines = ["You act by calling exactly one tool per reply, written as JSON: "
+    """A compact tool list (names, parameters, one line each): small models and slow CPUs pay for every token."""
+    lines = ["Reply with one tool call as JSON: "
              '{"thought": "<short reasoning>", "name": "<tool>", "arguments": {...}}. Tools:']
     for tool in tools:
-        lines.append(f"- {tool.name}: {tool.description.strip()} Parameters: {json.dumps(tool.parameters)}")
+        properties = (tool.parameters or {}).get("properties", {})
+        required = set((tool.parameters or {}).get("required", []))
+        params = ", ".join(f"{name}{'' if name in required else '?'}" for name in properties)
+        summary = tool.description.strip().split(". ")[0].rstrip(".")
+        lines.append(f"- {tool.name}({params}): {summary}.")
     return "\n".join(lines)
 
 
