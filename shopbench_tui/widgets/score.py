@@ -17,7 +17,10 @@ class ScoreBreakdown(Static):
     ScoreBreakdown { height: auto; max-height: 14; border: round $secondary; padding: 0 1; overflow-y: auto; }
     """
 
+    score: EpisodeScore | None = None
+
     def show(self, score: EpisodeScore | None, note: str = "not scored") -> None:
+        self.score = score
         self.update(render_score(score, note))
 
 
