@@ -32,6 +32,7 @@ from mcp_server.server import (
 )
 from mcp_server.shopping_suite import ShoppingSuite
 from mcp_server.trajectory import episode_path, iter_episode_files, json_schema, read_manifest, read_trajectory
+from mcp_server.world import GENERATED_SET
 
 SANDBOX_TOOLS = {"find_product", "view_product_information", "calculate", "web_search", "recommend_product",
                  "terminate"}
@@ -40,7 +41,7 @@ ALL_TOOLS = SANDBOX_TOOLS | {"list_tasks", "start_task", "submit_answer"}
 
 @pytest.fixture(scope="module")
 def suite(default_world) -> ShoppingSuite:
-    return ShoppingSuite(default_world, "default")
+    return ShoppingSuite(default_world, GENERATED_SET)
 
 
 @pytest.fixture
@@ -60,7 +61,7 @@ async def ok(client: Client, tool: str, arguments: dict, **kwargs: Any) -> Any:
 
 async def play_full_episode(client: Client, task_id: str, *, recommend_suffix: str = "") -> str:
     """start_task → find_product with filters, sort and paging → view → calculate → recommend → terminate."""
-    started = await ok(client, "start_task", {"task_id": task_id, "task_set": "default"})
+    started = await ok(client, "start_task", {"task_id": task_id, "task_set": GENERATED_SET})
     assert started["instruction"] and started["max_steps"] >= 6
     filtered = await ok(client, "find_product", {"q": "shirt", "page": 1, "price": "1-", "sort": "priceasc",
                                                  "service": "default"})
@@ -115,7 +116,7 @@ async def test_full_episode_in_memory_with_meta(server, suite, tmp_path: Path) -
     async with Client(server, mode="legacy") as client:
         meta = {META_EPISODE_ID: "mine-1", META_EPOCH: 2,
                 META_AGENT: {"kind": "model", "name": "openai:gpt-test", "details": {"temperature": 0}}}
-        started = await ok(client, "start_task", {"task_id": first_task(suite), "task_set": "default"},
+        started = await ok(client, "start_task", {"task_id": first_task(suite), "task_set": GENERATED_SET},
                            meta=meta)
         assert started["episode_id"] == "mine-1"
         step_meta = {META_THOUGHT: "look for shirts", META_USAGE: {"input_tokens": 12, "output_tokens": 4}}
@@ -155,7 +156,7 @@ async def test_two_clients_are_isolated(server, suite, tmp_path: Path) -> None:
         assert trajectory.end.recommended.endswith(f",{name}")
 
     async with Client(server, mode="legacy") as busy, Client(server, mode="legacy") as idle:
-        await ok(busy, "start_task", {"task_id": tasks[0], "task_set": "default"})
+        await ok(busy, "start_task", {"task_id": tasks[0], "task_set": GENERATED_SET})
         result = await idle.call_tool("find_product", {"q": "shirt", "page": 1})
         assert result.is_error and "no task is running" in text_of(result)
 
@@ -171,7 +172,7 @@ async def test_malformed_calls_are_answered_with_errors(server, suite) -> None:
         ]:
             result = await client.call_tool(tool, arguments)
             assert result.is_error and complaint in text_of(result), (tool, text_of(result))
-        await ok(client, "start_task", {"task_id": first_task(suite), "task_set": "default"},
+        await ok(client, "start_task", {"task_id": first_task(suite), "task_set": GENERATED_SET},
                  meta={META_EPISODE_ID: "bad-calls"})
         for tool, arguments, complaint in [
             ("find_product", {"q": "shirt", "page": 9}, "page must be 1 to 5"),
@@ -192,13 +193,13 @@ async def test_malformed_calls_are_answered_with_errors(server, suite) -> None:
 async def test_modern_stateless_clients_are_told_how_to_connect(server, suite) -> None:
     async with Client(server) as client:  # auto: the 2026-07-28 protocol, no session
         assert (await client.list_tools()).tools
-        result = await client.call_tool("start_task", {"task_id": first_task(suite), "task_set": "default"})
+        result = await client.call_tool("start_task", {"task_id": first_task(suite), "task_set": GENERATED_SET})
         assert result.is_error and 'mode="legacy"' in text_of(result)
 
 
 async def test_no_target_or_answer_reaches_the_agent(server, suite, default_world) -> None:
     """Across every task of the default set: list_tasks, start_task, resources, prompts and error texts."""
-    tasks = {task.task_id: task for task in default_world.tasks("default")}
+    tasks = {task.task_id: task for task in default_world.tasks(GENERATED_SET)}
     seen: list[str] = []
     async with Client(server, mode="legacy") as client:
         seen.append(text_of(await client.call_tool("list_tasks", {})))
@@ -209,7 +210,7 @@ async def test_no_target_or_answer_reaches_the_agent(server, suite, default_worl
         assert official.is_error and "shopbench world import" in text_of(official)
         seen.append(text_of(official))
         for task_id in tasks:
-            started = await client.call_tool("start_task", {"task_id": task_id, "task_set": "default"})
+            started = await client.call_tool("start_task", {"task_id": task_id, "task_set": GENERATED_SET})
             seen.append(text_of(started))
             if task_id == next(iter(tasks)):
                 seen.append(text_of(await client.call_tool("find_product", {"q": "", "page": 1})))
@@ -313,7 +314,7 @@ async def test_http_concurrent_clients_full_episodes(http_server, suite) -> None
         assert trajectory.start.task_id == task_id and trajectory.end.recommended.endswith(f",{name}")
 
     async with http_client(url, token) as client:  # left running: abandoned when the server stops
-        await ok(client, "start_task", {"task_id": tasks[0], "task_set": "default"},
+        await ok(client, "start_task", {"task_id": tasks[0], "task_set": GENERATED_SET},
                  meta={META_EPISODE_ID: "left-open"})
     process.send_signal(signal.SIGINT)
     process.wait(timeout=30)

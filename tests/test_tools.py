@@ -15,6 +15,7 @@ from mcp_server.shopping_suite import ShoppingSuite
 from mcp_server.suites import TaskListing
 from mcp_server.tools import SHOPPING_TOOLS, Sandbox, ToolCallError, parse_price
 from mcp_server.trajectory import AgentInfo, Usage, read_manifest, read_trajectory
+from mcp_server.world import GENERATED_SET
 
 AGENT = AgentInfo(kind="baseline", name="pytest")
 
@@ -26,7 +27,7 @@ def sandbox(default_world) -> Sandbox:
 
 @pytest.fixture(scope="module")
 def suite(default_world) -> ShoppingSuite:
-    return ShoppingSuite(default_world, "default")
+    return ShoppingSuite(default_world, GENERATED_SET)
 
 
 # ---- find_product -------------------------------------------------------------------------------------------------

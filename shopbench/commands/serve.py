@@ -21,7 +21,8 @@ def register(app: typer.Typer) -> None:
         host: str = typer.Option("127.0.0.1", "--host", help="HTTP bind address; beyond loopback needs --token."),
         port: int = typer.Option(8765, "--port", help="HTTP port (the endpoint is http://HOST:PORT/mcp)."),
         world: Path | None = typer.Option(None, "--world", help="World folder (default: the default world)."),
-        tasks: str = typer.Option("default", "--tasks", help="Task set of the world to serve (e.g. official)."),
+        tasks: str | None = typer.Option(None, "--tasks", help="Task set to serve (default: the world's generated "
+                                         "set; `official` needs an imported official world)."),
         runs: Path | None = typer.Option(None, "--runs", help="Trajectory folder (default ./runs/serve-<time>)."),
         token: str | None = typer.Option(None, "--token", envvar="SHOPBENCH_TOKEN",
                                          help="HTTP: require Authorization: Bearer TOKEN on every request."),
@@ -35,6 +36,7 @@ def register(app: typer.Typer) -> None:
 
         from mcp_server.server import build_server, is_loopback, serve_http, serve_stdio, stdout_to_stderr
         from mcp_server.shopping_suite import ShoppingSuite
+        from mcp_server.world import GENERATED_SET
 
         if transport is Transport.http and not is_loopback(host) and not token:
             raise typer.BadParameter(f"binding {host} exposes the server beyond this machine; pass --token",
@@ -43,7 +45,7 @@ def register(app: typer.Typer) -> None:
         with stdout_to_stderr():
             try:
                 loaded = _open_world(world)
-                suite = ShoppingSuite(loaded, tasks)
+                suite = ShoppingSuite(loaded, tasks or GENERATED_SET)
             except (FileNotFoundError, KeyError) as error:
                 raise typer.BadParameter(str(error).strip("'\""), param_hint="--world/--tasks") from None
         server = build_server(loaded, [suite], runs_dir, max_steps=max_steps,
