@@ -47,12 +47,14 @@ class AnthropicModel(ModelAPI):
             "model": self.model,
             "messages": _to_anthropic([m for m in messages if m.role != "system"]),
             "max_tokens": config.max_tokens,
-            "temperature": config.temperature,
         }
+        # The SDK no longer types the sampling parameters; the messages API still reads them from the body.
+        sampling = {"temperature": config.temperature}
+        if config.top_p is not None:
+            sampling["top_p"] = config.top_p
+        request["extra_body"] = sampling
         if system:
             request["system"] = system
-        if config.top_p is not None:
-            request["top_p"] = config.top_p
         if config.stop:
             request["stop_sequences"] = config.stop
         if tools:
