@@ -18,7 +18,8 @@ def register(app: typer.Typer) -> None:
         player: str | None = typer.Option(None, "--player", help="Your name, recorded as the agent (kind human)."),
         runs: Path | None = typer.Option(None, "--runs", help="Run folder (default runs/human-<player>-<benchmark>)."),
         world: Path | None = typer.Option(None, "--world", help="World folder (default: the default world)."),
-        tasks: str = typer.Option("default", "--tasks", help="ShoppingBench task set of the world (e.g. official)."),
+        tasks: str | None = typer.Option(None, "--tasks", help="ShoppingBench task set (default: the world's "
+                                         "generated set; `official` needs an imported official world)."),
         items: Path | None = typer.Option(None, "--items", help="Question benchmarks: item file (default: bundled)."),
         max_steps: int = typer.Option(30, "--max-steps", min=1, help="Steps per episode."),
     ) -> None:

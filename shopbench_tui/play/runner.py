@@ -8,7 +8,7 @@ from typing import Any
 SHOPPINGBENCH = "shoppingbench"
 
 
-def build_play_server(benchmark: str, runs_dir: Path, *, world: Path | None = None, task_set: str = "default",
+def build_play_server(benchmark: str, runs_dir: Path, *, world: Path | None = None, task_set: str | None = None,
                       items: Path | None = None, max_steps: int = 30) -> Any:
     """The same MCPServer `shopbench serve` runs, hosting one benchmark: ShoppingBench in a world, or a question
     benchmark's items."""
@@ -16,10 +16,11 @@ def build_play_server(benchmark: str, runs_dir: Path, *, world: Path | None = No
 
     if benchmark == SHOPPINGBENCH:
         from mcp_server.shopping_suite import ShoppingSuite
-        from mcp_server.world import World, default_world
+        from mcp_server.world import GENERATED_SET, World, default_world
 
         opened = World.open(world) if world is not None else default_world()
-        return build_server(opened, [ShoppingSuite(opened, task_set)], runs_dir, max_steps=max_steps)
+        suite = ShoppingSuite(opened, task_set or GENERATED_SET)
+        return build_server(opened, [suite], runs_dir, max_steps=max_steps)
     from mcp_server.qa_suites import qa_suites
 
     return build_server(None, qa_suites([benchmark], items), runs_dir, max_steps=max_steps)
@@ -33,7 +34,7 @@ async def play(
     task_id: str | None = None,
     random_task: bool = False,
     world: Path | None = None,
-    task_set: str = "default",
+    task_set: str | None = None,
     items: Path | None = None,
     max_steps: int = 30,
 ) -> None:

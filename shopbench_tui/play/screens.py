@@ -61,15 +61,15 @@ class TaskPickerScreen(Screen):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.query_one("#tasks").focus()
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        self.app.begin(self.shown[int(event.row_key.value)])
+    async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        await self.app.begin(self.shown[int(event.row_key.value)])
 
     def action_focus_filter(self) -> None:
         self.query_one("#task-filter").focus()
 
-    def action_random(self) -> None:
+    async def action_random(self) -> None:
         if self.shown:
-            self.app.begin(self.app.rng.choice(self.shown))
+            await self.app.begin(self.app.rng.choice(self.shown))
 
 
 class ShoppingScreen(Screen):

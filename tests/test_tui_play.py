@@ -1,0 +1,176 @@
+"""Play through the UI with Textual's pilot: a ShoppingBench task of the default world from search to terminate,
+and a question item, each recorded by the MCP server as a human's trajectory and scored by the real scorer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mcp import Client
+
+from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
+from shopbench_tui.play import PlayApp, PlaySession
+from shopbench_tui.play.runner import build_play_server
+from shopbench_tui.play.screens import (
+    CalculatorScreen,
+    EndScreen,
+    QuestionScreen,
+    ShoppingScreen,
+    TerminateScreen,
+    parse_options,
+)
+from shopbench_tui.play.widgets import BasketTable, StatusBar
+from shopbench_tui.scores import episode_scores, score_run
+from shopbench_tui.widgets import ObservationView, ProductCard, ProductTable, ScoreBreakdown
+
+SIZE = (160, 50)
+
+
+@pytest.fixture(scope="module")
+def shop_task(default_world):
+    """A generated two-product shop task of the default world (the test reads its targets; the player never does)."""
+    return next(t for t in default_world.tasks("generated") if t.intent == "shop" and len(t.targets) == 2)
+
+
+async def settle(pilot) -> None:
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def search(pilot, query: str, **fields: str) -> ProductTable:
+    """Fill the search form with the keyboard and press enter."""
+    await pilot.press("ctrl+f")
+    screen = pilot.app.screen
+    for widget_id in ("q", "shop", "price-lo", "price-hi"):
+        screen.query_one(f"#{widget_id}").value = ""
+    screen.query_one("#q").value = query
+    for widget_id, value in fields.items():
+        screen.query_one(f"#{widget_id}").value = value
+    screen.query_one("#q").focus()
+    await pilot.press("enter")
+    await settle(pilot)
+    return screen.query_one("#results", ProductTable)
+
+
+async def highlight(pilot, table: ProductTable, product_id: str) -> None:
+    """Move the results cursor onto a product, as a person would with the arrow keys."""
+    ids = [str(key.value).split(":", 1)[1] for key in table.rows]
+    assert product_id in ids, f"{product_id} not on this page: {ids}"
+    table.focus()
+    table.move_cursor(row=0)
+    for _ in range(ids.index(product_id)):
+        await pilot.press("down")
+    assert table.product_id_at_cursor() == product_id
+
+
+async def test_play_shopping_task_to_the_end(default_world, shop_task, tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    first, second = shop_task.targets
+    server = build_play_server("shoppingbench", runs)
+    async with Client(server, mode="legacy") as client:
+        app = PlayApp(PlaySession(client, "ana"), runs, task_id=shop_task.task_id, clock=lambda: 0.0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, ShoppingScreen)
+            assert shop_task.query in str(app.screen.query_one("#instruction").render())
+
+            # the second product first, then the first one with filters; the basket is put in order afterwards
+            table = await search(pilot, second.title[0])
+            await highlight(pilot, table, second.product_id)
+            await pilot.press("a")
+            shop_id = default_world.products.get([second.product_id])[second.product_id].shop_id
+            fields = {"shop": shop_id}
+            if first.price:
+                (mode, (low, high)), = first.price[0].items()
+                fields.update({"price-lo": str(low or ""), "price-hi": "" if high is None else str(high)})
+            await pilot.press("ctrl+f")
+            for service in first.service or []:
+                app.screen.query_one(f"#service-{service}").value = True
+            table = await search(pilot, first.title[0], **fields)
+            rows = [table.get_row_at(i) for i in range(table.row_count)]
+            assert rows and all(str(row[1]) == shop_id for row in rows)  # the shop filter held
+            await highlight(pilot, table, first.product_id)
+            await pilot.press("v")
+            await settle(pilot)
+            card = app.screen.query_one("#detail", ObservationView).query_one(ProductCard)
+            assert card.product["product_id"] == first.product_id and "description" in card.product
+            await pilot.press("a", "ctrl+b", "shift+up")
+            basket = app.screen.query_one(BasketTable)
+            assert basket.product_ids() == f"{first.product_id},{second.product_id}"
+
+            await pilot.press("ctrl+k")
+            assert isinstance(app.screen, CalculatorScreen)
+            await pilot.press(*"120+89.5", "enter")
+            await settle(pilot)
+            assert "209.5" in str(app.screen.query_one(ObservationView).children[0].render())
+            await pilot.press("escape", "ctrl+e")
+            await settle(pilot)
+            assert "recommend_product" in str(app.screen.query_one("#last-action").render())
+            assert "step 6/30" in str(app.screen.query_one(StatusBar).render())
+            await pilot.press("ctrl+t")
+            assert isinstance(app.screen, TerminateScreen)
+            await pilot.press("s")
+            await settle(pilot)
+            await settle(pilot)
+            assert isinstance(app.screen, EndScreen)
+            breakdown = app.screen.query_one(ScoreBreakdown)
+            assert breakdown.score is not None and breakdown.score.success, breakdown.score
+
+    (path,) = iter_episode_files(runs)
+    trajectory = read_trajectory(path)
+    assert trajectory.start.agent.kind == "human" and trajectory.start.agent.name == "ana"
+    assert [s.tool for s in trajectory.steps] == ["find_product", "find_product", "view_product_information",
+                                                  "calculate", "recommend_product", "terminate"]
+    filtered = trajectory.steps[1].arguments
+    assert filtered["shop_id"] == shop_id and filtered["page"] == 1
+    assert trajectory.end is not None and trajectory.end.status == "terminated"
+    assert trajectory.end.recommended == f"{first.product_id},{second.product_id}"
+    assert read_manifest(runs).agent.kind == "human"
+    (score,) = episode_scores(score_run(runs)).values()
+    assert score.success and score.fields["shop"] == 1.0
+
+
+async def test_play_question_item_with_option_keys(tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    server = build_play_server("shopping-mmlu", runs)
+    async with Client(server, mode="legacy") as client:
+        app = PlayApp(PlaySession(client, "ben"), runs, benchmark="shopping-mmlu", task_id="sample-00",
+                      clock=lambda: 0.0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, QuestionScreen)
+            assert [key for key, _ in app.screen.options] == ["0", "1", "2", "3"]
+            await pilot.press("1")  # "32 ounces": 2 pounds in ounces
+            await settle(pilot)
+            await settle(pilot)
+            assert isinstance(app.screen, EndScreen)
+            score = app.screen.query_one(ScoreBreakdown).score
+            assert score is not None and score.success and score.value == 1.0
+    (path,) = iter_episode_files(runs)
+    trajectory = read_trajectory(path)
+    assert trajectory.end is not None and trajectory.end.status == "submitted" and trajectory.end.answer == "1"
+    assert trajectory.start.agent.kind == "human" and [s.tool for s in trajectory.steps] == ["submit_answer"]
+
+
+async def test_task_picker_and_free_text_answer(tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    server = build_play_server("shopping-mmlu", runs)
+    async with Client(server, mode="legacy") as client:
+        app = PlayApp(PlaySession(client, "cy"), runs, benchmark="shopping-mmlu", clock=lambda: 0.0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("slash", *"sample-01", "enter", "enter")
+            await pilot.pause()
+            assert isinstance(app.screen, QuestionScreen) and app.session.task["task_id"] == "sample-01"
+            await pilot.press("ctrl+a", *"my answer", "enter")
+            await settle(pilot)
+            assert isinstance(app.screen, EndScreen)
+    (path,) = iter_episode_files(runs)
+    assert read_trajectory(path).end.answer == "my answer"
+
+
+def test_options_are_read_from_question_prompts() -> None:
+    assert parse_options("Q?\nA. red\nB. blue\nAnswer A or B") == [("A", "red"), ("B", "blue")]
+    inline = "Which?\n\nA. Yes: sure. B. Maybe yes: hm. C. Maybe no: eh. D. No: never.\n\nYour Answer:"
+    assert [key for key, _ in parse_options(inline)] == ["A", "B", "C", "D"]
+    assert parse_options("Write a title for this product.") == []
