@@ -1,0 +1,211 @@
+"""Building a Lucene index from a JSONL file: once per content hash, atomically, streaming, on several threads.
+
+Shared by the product and knowledge indexes. An index lives in `index_root/<content hash of the source file>/`; it is
+written into a temporary sibling folder and renamed into place only when complete, so a killed build is never taken
+for a finished index. Lines are parsed and turned into Lucene documents on worker threads: pyjnius releases the GIL
+while Java runs, so Lucene's analysis and writing on one thread overlaps the Python work of another.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import os
+import queue
+import shutil
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from benchmarks.jsonl import DataFileError
+from mcp_server.search import lucene_runtime
+
+HASH_LENGTH = 16
+"""Hex digits of the SHA-256 kept in index folder names (64 bits: collisions are not a concern)."""
+
+_BATCH_LINES = 512
+_RAM_BUFFER_MB = 256.0
+_TMP_MARK = ".building-"
+
+LineAdder = Callable[[str], None]
+"""Adds the document of one source line to the index; raises BadRecord when the line is not a valid record."""
+
+
+class BadRecord(ValueError):
+    """A source line is not a valid record (reported as DataFileError naming the file and line)."""
+
+
+def content_hash(path: Path) -> str:
+    """SHA-256 of the file's bytes (streamed), shortened to HASH_LENGTH hex digits."""
+    with open(path, "rb") as handle:
+        digest = hashlib.file_digest(handle, "sha256")
+    return digest.hexdigest()[:HASH_LENGTH]
+
+
+def open_or_build(
+    source: Path, index_root: Path, build: Callable[[Path], None], *, key: str | None = None
+) -> tuple[Path, str]:
+    """The index folder for `source` (built by `build(tmp_dir)` if missing), and its content hash."""
+    key = key or content_hash(source)
+    final = index_root / key
+    if final.is_dir():
+        return final, key
+    index_root.mkdir(parents=True, exist_ok=True)
+    _remove_abandoned_builds(index_root, key)
+    tmp = index_root / f".{key}{_TMP_MARK}{os.getpid()}-{threading.get_ident()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        build(tmp)
+        try:
+            tmp.rename(final)
+        except OSError:
+            if not final.is_dir():  # anything but "another process finished first" is a real failure
+                raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return final, key
+
+
+def _remove_abandoned_builds(index_root: Path, key: str) -> None:
+    """Delete temporary folders of builds whose process is gone (killed mid-build)."""
+    for leftover in index_root.glob(f".{key}{_TMP_MARK}*"):
+        pid = leftover.name.split(_TMP_MARK, 1)[1].split("-", 1)[0]
+        if pid.isdigit() and not _process_alive(int(pid)):
+            shutil.rmtree(leftover, ignore_errors=True)
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def english_analyzer() -> Any:
+    """Anserini's default analyzer (Porter stemming, stopwords): what its searcher applies to queries."""
+    return lucene_runtime.autoclass("io.anserini.analysis.DefaultEnglishAnalyzer").newDefaultInstance()
+
+
+def index_jsonl(
+    source: Path,
+    out_dir: Path,
+    make_adder: Callable[[Any], LineAdder],
+    *,
+    label: str,
+    progress: bool,
+    threads: int | None = None,
+) -> int:
+    """Index every non-blank line of `source` into a new index at `out_dir`; returns the number of documents.
+
+    `make_adder(writer)` is called once per worker thread and returns that thread's line adder (each thread keeps
+    its own reusable Lucene documents). The reader holds at most a few batches in memory, whatever the file size.
+    """
+    autoclass = lucene_runtime.autoclass
+    config = autoclass("org.apache.lucene.index.IndexWriterConfig")(english_analyzer())
+    config.setOpenMode(autoclass("org.apache.lucene.index.IndexWriterConfig$OpenMode").CREATE)
+    config.setSimilarity(autoclass("org.apache.lucene.search.similarities.BM25Similarity")())
+    config.setRAMBufferSizeMB(_RAM_BUFFER_MB)
+    config.setUseCompoundFile(False)
+    path = autoclass("java.nio.file.Paths").get(str(out_dir))
+    directory = autoclass("org.apache.lucene.store.FSDirectory").open(path)
+    writer = autoclass("org.apache.lucene.index.IndexWriter")(directory, config)
+
+    threads = threads or max(2, min(4, os.cpu_count() or 2))
+    batches: queue.Queue[list[tuple[int, str]] | None] = queue.Queue(maxsize=threads * 4)
+    failures: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            add = make_adder(writer)
+            while (batch := batches.get()) is not None:
+                if not failures:
+                    for number, line in batch:
+                        try:
+                            add(line)
+                        except BadRecord as error:
+                            raise DataFileError(source, number, str(error)) from None
+        except BaseException as error:  # handed to the reading thread, which raises it
+            failures.append(error)
+            while batches.get() is not None:  # keep draining so the reader never blocks
+                pass
+        finally:
+            lucene_runtime.detach_thread()
+
+    workers = [threading.Thread(target=work, name=f"index-{label}-{i}", daemon=True) for i in range(threads)]
+    for worker in workers:
+        worker.start()
+    count = 0
+    try:
+        with _Progress(source, label, enabled=progress) as bar, open(source, "rb") as raw:
+            stream = gzip.GzipFile(fileobj=raw) if source.suffix == ".gz" else raw
+            lines = io.TextIOWrapper(stream, encoding="utf-8", newline="\n")
+            batch: list[tuple[int, str]] = []
+            number = 0
+            try:
+                for number, line in enumerate(lines, start=1):
+                    if line.strip():
+                        batch.append((number, line))
+                    if len(batch) == _BATCH_LINES:
+                        if failures:
+                            break
+                        batches.put(batch)
+                        count += len(batch)
+                        batch = []
+                        bar.update(count, raw.tell())
+            except UnicodeDecodeError:
+                raise DataFileError(source, number + 1, "not valid UTF-8") from None
+            batches.put(batch)
+            count += len(batch)
+    finally:
+        for _ in workers:
+            batches.put(None)
+        for worker in workers:
+            worker.join()
+    if failures:
+        writer.rollback()
+        error = failures[0]
+        if isinstance(error, DataFileError):
+            raise error
+        raise RuntimeError(f"indexing {source} failed: {error}") from error
+    writer.forceMerge(1)
+    writer.commit()
+    writer.close()
+    return count
+
+
+class _Progress:
+    """A rich progress bar over the bytes read from the source file (on stderr: stdout may carry MCP stdio)."""
+
+    def __init__(self, source: Path, label: str, *, enabled: bool) -> None:
+        self.enabled, self.total, self.label = enabled, source.stat().st_size, label
+
+    def __enter__(self) -> _Progress:
+        if self.enabled:
+            from rich.console import Console
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+            self.progress = Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                TextColumn("{task.fields[docs]:,} docs"),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+            )
+            self.progress.start()
+            self.task = self.progress.add_task(f"Indexing {self.label}", total=self.total, docs=0)
+        return self
+
+    def update(self, docs: int, position: int) -> None:
+        if self.enabled:
+            self.progress.update(self.task, completed=position, docs=docs)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.enabled:
+            self.progress.update(self.task, completed=self.total)
+            self.progress.stop()

@@ -1,0 +1,216 @@
+"""The catalog's Lucene index and `find_product`'s reference semantics (SPEC §1.3) at a few milliseconds.
+
+The reference retrieves up to 100,000 BM25 hits and filters them in Python (1.6 s a query on 2.5M products). Filter
+clauses do not change BM25 scores, so a Lucene BooleanQuery with the BM25 query as its MUST clause and the filters as
+FILTER clauses returns, in the same order, the first 50 hits that the reference would keep; only those 50 are sorted
+and paged. The index is written through Lucene's own classes so the filters have the fields they need: price as a
+DoublePoint, shop_id and each service as StringFields, plus `id` as BinaryDocValues because Anserini's searcher breaks
+score ties on it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from benchmarks.shoppingbench.schema import Product
+from mcp_server.search import index_build, lucene_runtime
+
+PAGE_SIZE = 10
+MAX_PAGE = 5
+KEPT_HITS = 50
+"""The reference keeps the first 50 hits that pass the filters, then sorts and pages only those."""
+
+SORTS: dict[str, tuple[str, bool]] = {
+    "order": ("sold_count", True),
+    "priceasc": ("price", False),
+    "pricedesc": ("price", True),
+}
+"""find_product's sort values: (doc-values field, descending). Any other value (e.g. "default") keeps BM25 order."""
+
+CARD_FIELDS = ("product_id", "shop_id", "title", "price", "service", "sold_count")
+"""What find_product shows of each hit."""
+
+
+class ProductIndex:
+    """BM25 search over a catalog's `contents`, with find_product's filters, sorts and pages."""
+
+    def __init__(self, index_dir: Path, content_hash: str) -> None:
+        self.index_dir, self.content_hash = index_dir, content_hash
+        autoclass = lucene_runtime.autoclass
+        # Anserini's searcher (what pyserini's LuceneSearcher wraps) supplies the analyzer and BM25 parameters, and
+        # looks products up by id. find() searches through a plain IndexSearcher with the same settings and the same
+        # tie-breaking sort (score, then `id`), so sorting and paging the kept hits stays in Java.
+        self._anserini = lucene_runtime.simple_searcher(index_dir)
+        self._analyzer = self._anserini.get_analyzer()
+        reader = autoclass("org.apache.lucene.index.DirectoryReader").open(
+            autoclass("org.apache.lucene.store.FSDirectory").open(autoclass("java.nio.file.Paths").get(str(index_dir)))
+        )
+        self._searcher = autoclass("org.apache.lucene.search.IndexSearcher")(
+            lucene_runtime.cast("org.apache.lucene.index.IndexReader", reader)
+        )
+        self._searcher.setSimilarity(self._anserini.get_similarity())
+        sort, sort_field = autoclass("org.apache.lucene.search.Sort"), autoclass("org.apache.lucene.search.SortField")
+        field_type = autoclass("org.apache.lucene.search.SortField$Type")
+        self._bm25_order = sort(sort_field.FIELD_SCORE, sort_field("id", field_type.STRING_VAL))
+        types = {"sold_count": field_type.LONG, "price": field_type.DOUBLE}
+        rescorer = autoclass("org.apache.lucene.search.SortRescorer")
+        self._rescorers = {}
+        for name, (field, descending) in SORTS.items():
+            # Sorting by (key, BM25 order) is exactly a stable sort by key of the BM25-ordered hits.
+            order = sort(sort_field(field, types[field], descending), *self._bm25_order.getSort())
+            self._rescorers[name] = (rescorer(order), order)
+        self._top_docs = autoclass("org.apache.lucene.search.TopDocs")
+        self._query_generator = autoclass("io.anserini.search.query.BagOfWordsQueryGenerator")()
+        self._boolean_query = autoclass("org.apache.lucene.search.BooleanQuery$Builder")
+        self._occur = autoclass("org.apache.lucene.search.BooleanClause$Occur")
+        self._term_query = autoclass("org.apache.lucene.search.TermQuery")
+        self._term = autoclass("org.apache.lucene.index.Term")
+        self._double_point = autoclass("org.apache.lucene.document.DoublePoint")
+        self._count = self._anserini.get_total_num_docs()
+
+    @classmethod
+    def open_or_build(cls, catalog_path: Path, index_root: Path, *, progress: bool = True) -> ProductIndex:
+        """The index of the catalog (official corpus JSONL, optionally gzipped) under index_root/<content hash>/,
+        built on first use."""
+        catalog_path, index_root = Path(catalog_path), Path(index_root)
+
+        def build(out_dir: Path) -> None:
+            index_build.index_jsonl(catalog_path, out_dir, _ProductAdder, label="catalog", progress=progress)
+
+        index_dir, key = index_build.open_or_build(catalog_path, index_root, build)
+        return cls(index_dir, key)
+
+    def find(
+        self,
+        q: str,
+        *,
+        page: int = 1,
+        shop_id: str | None = None,
+        price_min: float | None = None,
+        price_max: float | None = None,
+        services: Sequence[str] = (),
+        sort: str = "default",
+    ) -> list[dict[str, Any]]:
+        """One page (up to 10 products) of find_product, per SPEC §1.3; an invalid page gives []."""
+        if isinstance(page, bool) or not isinstance(page, int) or not 1 <= page <= MAX_PAGE:
+            return []
+        query = self._filtered_query(q, shop_id, price_min, price_max, services)
+        kept = self._searcher.search(query, KEPT_HITS, self._bm25_order, True)
+        order = self._bm25_order
+        if sort in self._rescorers:
+            rescorer, order = self._rescorers[sort]
+            kept = rescorer.rescore(self._searcher, kept, KEPT_HITS)
+        kept = lucene_runtime.cast("org.apache.lucene.search.TopFieldDocs", kept)
+        page_hits = self._top_docs.merge(order, (page - 1) * PAGE_SIZE, PAGE_SIZE, [kept]).scoreDocs
+        stored = self._searcher.storedFields()
+        return [json.loads(stored.document(hit.doc).get("card")) for hit in page_hits]
+
+    def _filtered_query(
+        self, q: str, shop_id: str | None, price_min: float | None, price_max: float | None, services: Sequence[str]
+    ) -> Any:
+        bm25 = self._query_generator.buildQuery("contents", self._analyzer, lucene_runtime.java_string(q))
+        builder = self._boolean_query()
+        builder.add(bm25, self._occur.MUST)
+        filters = [("service", s) for s in dict.fromkeys(services)]
+        if shop_id is not None:
+            filters.append(("shop_id", shop_id))
+        for field, value in filters:
+            builder.add(self._term_query(self._term(field, lucene_runtime.java_string(value))), self._occur.FILTER)
+        if price_min is not None or price_max is not None:
+            low = -math.inf if price_min is None else float(price_min)
+            high = math.inf if price_max is None else float(price_max)
+            builder.add(self._double_point.newRangeQuery("price", low, high), self._occur.FILTER)
+        return builder.build()
+
+    def get(self, product_ids: Sequence[str]) -> dict[str, Product]:
+        """The products with these ids, in the order asked; unknown ids are left out."""
+        found: dict[str, Product] = {}
+        for product_id in product_ids:
+            if product_id in found:
+                continue
+            document = self._anserini.doc(lucene_runtime.java_string(product_id))
+            if document is not None:
+                raw = document.getBinaryValue("raw")
+                record = json.loads(bytes(raw.bytes)[raw.offset : raw.offset + raw.length])
+                found[product_id] = Product.model_validate(record["product"])
+        return found
+
+    def __len__(self) -> int:
+        return self._count
+
+    def close(self) -> None:
+        self._anserini.close()
+        self._searcher.getIndexReader().close()
+
+
+
+class _ProductAdder:
+    """Turns official corpus lines into Lucene documents on one indexing thread.
+
+    Lucene documents and fields are reused between lines (one document per set of services), so a line costs a
+    handful of pyjnius calls instead of building a dozen Java objects.
+    """
+
+    def __init__(self, writer: Any) -> None:
+        autoclass = lucene_runtime.autoclass
+        self._writer = writer
+        self._store = autoclass("org.apache.lucene.document.Field$Store")
+        self._string_field = autoclass("org.apache.lucene.document.StringField")
+        self._document = autoclass("org.apache.lucene.document.Document")
+        self._id = self._string_field("id", "", self._store.YES)
+        self._id_sort = autoclass("org.apache.lucene.document.BinaryDocValuesField")(
+            "id", autoclass("org.apache.lucene.util.BytesRef")(b"")
+        )
+        self._contents = autoclass("org.apache.lucene.document.TextField")("contents", "", self._store.NO)
+        stored_field = autoclass("org.apache.lucene.document.StoredField")
+        self._raw = stored_field("raw", b"")
+        self._card = stored_field("card", "")
+        self._shop = self._string_field("shop_id", "", self._store.NO)
+        self._price = autoclass("org.apache.lucene.document.DoublePoint")("price", 0.0)
+        self._price_sort = autoclass("org.apache.lucene.document.DoubleDocValuesField")("price", 0.0)
+        self._sold_sort = autoclass("org.apache.lucene.document.NumericDocValuesField")("sold_count", 0)
+        self._fields = (self._id, self._id_sort, self._contents, self._raw, self._card, self._shop, self._price,
+                        self._price_sort, self._sold_sort)
+        self._documents: dict[tuple[str, ...], Any] = {}
+
+    def _document_for(self, services: tuple[str, ...]) -> Any:
+        document = self._documents.get(services)
+        if document is None:
+            document = self._document()
+            for field in self._fields:
+                document.add(field)
+            for service in services:
+                document.add(self._string_field("service", lucene_runtime.java_string(service), self._store.NO))
+            self._documents[services] = document
+        return document
+
+    def __call__(self, line: str) -> None:
+        try:
+            record = json.loads(line)
+            product = record["product"]
+            product_id, contents = record["id"], record["contents"]
+            card = {name: product[name] for name in CARD_FIELDS}
+            card["product_id"] = product_id
+            price, sold_count = float(card["price"]), int(card["sold_count"])
+            services = tuple(sorted(set(card["service"])))
+        except json.JSONDecodeError as error:
+            raise index_build.BadRecord(f"not valid JSON ({error.msg} at column {error.colno})") from None
+        except (KeyError, TypeError, ValueError) as error:
+            raise index_build.BadRecord(f"not an official corpus record: {error!r}") from None
+        if not all(isinstance(value, str) for value in (product_id, contents, card["shop_id"], *services)):
+            raise index_build.BadRecord("id, contents, product.shop_id and product.service must be strings")
+        java_string = lucene_runtime.java_string
+        self._id.setStringValue(java_string(product_id))
+        self._id_sort.setBytesValue(product_id.encode("utf-8"))
+        self._contents.setStringValue(java_string(contents))
+        self._raw.setBytesValue(line.encode("utf-8"))
+        self._card.setStringValue(json.dumps(card))
+        self._shop.setStringValue(java_string(card["shop_id"]))
+        self._price.setDoubleValue(price)
+        self._price_sort.setDoubleValue(price)
+        self._sold_sort.setLongValue(sold_count)
+        self._writer.addDocument(self._document_for(services))
