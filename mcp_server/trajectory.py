@@ -148,9 +148,13 @@ class TrajectoryWriter:
         path.parent.mkdir(parents=True, exist_ok=True)
 
     def write(self, event: StartEvent | StepEvent | EndEvent) -> None:
-        line = event.model_dump_json() + "\n"
+        self.write_all([event])
+
+    def write_all(self, events: list[StartEvent | StepEvent | EndEvent]) -> None:
+        """Append several events with one flush (a QA episode is written whole once its answer is in)."""
+        lines = "".join(event.model_dump_json() + "\n" for event in events)
         with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write(line)
+            handle.write(lines)
             handle.flush()
             os.fsync(handle.fileno())
 

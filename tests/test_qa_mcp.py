@@ -30,7 +30,7 @@ async def test_mcp_client_answers_one_item_of_each(tmp_path: Path) -> None:
             ("session-intent", "sample-s01-t1", "A. Yes"),
         ]:
             listed = json.loads(text_of(await client.call_tool("list_tasks", {"benchmark": suite})))
-            listed = listed if isinstance(listed, list) else listed["result"]
+            listed = listed["tasks"]
             assert any(row["task_id"] == task_id for row in listed)
             assert all(set(row) <= {"task_id", "benchmark", "task_set", "intent"} for row in listed)
             started = json.loads(text_of(await client.call_tool("start_task", {"task_id": task_id,

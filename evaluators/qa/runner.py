@@ -108,24 +108,26 @@ async def run_qa(config: QARunConfig, progress: ProgressSink | None = None) -> Q
     manifest = open_run(run_dir, manifest, config.resume)
 
     async def play(unit: WorkUnit) -> None:
+        # The episode is written whole once the answer is in (one fsync): a crash during the model call leaves no
+        # file, and the unit is simply asked again on resume.
         item = unit.payload
         prompt = prompt_for(item)
-        writer = TrajectoryWriter(episode_path(run_dir, unit.episode_id))
-        writer.write(StartEvent(
+        start = StartEvent(
             episode_id=unit.episode_id, benchmark=questions.name, task_set=task_set, task_id=unit.item_id,
             intent=questions.task_of(item), instruction=prompt.text(), agent=manifest.agent, max_steps=1,
-        ))
-        started = now()
+        )
+        writer = TrajectoryWriter(episode_path(run_dir, unit.episode_id))
         try:
             texts, usage = await answerer.answer(item, unit.item_id, prompt)
         except Exception as error:
-            writer.write(EndEvent(status="error", message=f"{type(error).__name__}: {error}"[:2000], steps=0))
+            message = f"{type(error).__name__}: {error}"[:2000]
+            writer.write_all([start, EndEvent(status="error", message=message, steps=0)])
             raise
         answer = texts[0] if prompt.samples == 1 else json.dumps(texts, ensure_ascii=False)
         observation = {"recorded": True} if prompt.samples == 1 else {"recorded": True, "samples": texts}
-        writer.write(StepEvent(index=0, tool="submit_answer", arguments={"answer": answer}, observation=observation,
-                               usage=usage, started_at=started, ended_at=now()))
-        writer.write(EndEvent(status="submitted", answer=answer, steps=1))
+        step = StepEvent(index=0, tool="submit_answer", arguments={"answer": answer}, observation=observation,
+                         usage=usage, started_at=start.started_at, ended_at=now())
+        writer.write_all([start, step, EndEvent(status="submitted", answer=answer, steps=1)])
 
     units = [WorkUnit(episode_id=episode_id_for(questions.item_id(i)), item_id=questions.item_id(i), payload=i)
              for i in items]
