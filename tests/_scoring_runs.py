@@ -15,7 +15,6 @@ from mcp_server.trajectory import (
     RunManifest,
     StartEvent,
     StepEvent,
-    TrajectoryWriter,
     Usage,
     episode_path,
     write_manifest,
@@ -79,20 +78,26 @@ def write_episode(
 ) -> str:
     """One episode: start, one step per (tool, arguments), then an end event (unless unfinished)."""
     episode_id = f"{task.task_id}-e{epoch}-{uuid.uuid4().hex[:6]}"
-    writer = TrajectoryWriter(episode_path(run_dir, episode_id))
-    writer.write(StartEvent(episode_id=episode_id, benchmark="shoppingbench", task_set=task.task_set,
-                            task_id=task.task_id, intent=task.intent, epoch=epoch, instruction=task.instruction,
-                            agent=agent(kind, name), max_steps=30))
+    events: list[StartEvent | StepEvent | EndEvent] = [
+        StartEvent(episode_id=episode_id, benchmark="shoppingbench", task_set=task.task_set, task_id=task.task_id,
+                   intent=task.intent, epoch=epoch, instruction=task.instruction, agent=agent(kind, name),
+                   max_steps=30)
+    ]
     recommended = None
     for index, (tool, arguments) in enumerate(calls):
         if tool == "recommend_product":
             recommended = arguments.get("product_ids")
         usage = Usage(input_tokens=100, output_tokens=output_tokens, cost_usd=0.001) if output_tokens else None
-        writer.write(StepEvent(index=index, tool=tool, arguments=arguments, observation={"ok": True},
-                               thought=f"thinking about step {index}", usage=usage))
+        events.append(StepEvent(index=index, tool=tool, arguments=arguments, observation={"ok": True},
+                                thought=f"thinking about step {index}", usage=usage))
     if finished:
-        writer.write(EndEvent(status="terminated", terminate_status="success", recommended=recommended,
-                              steps=len(calls)))
+        events.append(EndEvent(status="terminated", terminate_status="success", recommended=recommended,
+                               steps=len(calls)))
+    # The events are serialised exactly as TrajectoryWriter does, in one write (no fsync per line: 900-episode
+    # perf runs would spend minutes syncing).
+    path = episode_path(run_dir, episode_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(event.model_dump_json() + "\n" for event in events), encoding="utf-8")
     return episode_id
 
 

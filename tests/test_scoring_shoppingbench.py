@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from _scoring_runs import make_run, official_catalog, recommend, write_episode
 from typer.testing import CliRunner
@@ -406,3 +407,27 @@ def test_predictions_with_a_bad_task_index_name_the_line(tmp_path):
                                        "--predictions", str(preds)])
     assert outcome.exit_code == 2
     assert "preds.jsonl:2" in outcome.output and "150" in outcome.output
+
+
+# --- the embedder -------------------------------------------------------------------------------------------------
+
+
+def test_embedder_vectors_are_normalised_and_cached_on_disk(tmp_path):
+    from evaluators.embeddings import Embedder, EmbedderError, VectorCache, default_model_path
+
+    texts = [TITLE, OTHER_TITLE, TITLE]
+    first = Embedder(default_model_path(), "minilm", VectorCache(tmp_path / "vectors.sqlite"))
+    vectors = first.encode(texts)
+    assert vectors.shape == (3, 384)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert np.array_equal(vectors[0], vectors[2])
+
+    again = Embedder(default_model_path(), "minilm", VectorCache(tmp_path / "vectors.sqlite"))
+    assert np.array_equal(again.encode(texts), vectors)
+    assert again._model is None  # served from disk: the model was never loaded
+    with pytest.raises(EmbedderError, match="no sentence-transformers model folder"):
+        load_embedder(str(tmp_path / "nowhere"))
+    by_path = load_embedder(str(default_model_path()))
+    assert by_path.name == default_model_path().name
+    assert by_path.cosine(TITLE, TITLE.upper()) == pytest.approx(load_embedder().cosine(TITLE, TITLE.upper()),
+                                                                 abs=1e-6)
