@@ -19,7 +19,7 @@ from evaluators.models.episode import EpisodeBound, EpisodeContext
 
 ORACLE_LABEL = "oracle (uses gold answers)"
 PRODUCT_ID_RE = re.compile(r'"product_id"\s*:\s*"([^"]+)"')
-WORD_RE = re.compile(r"[A-Za-z0-9]{3,}")
+WORD_RE = re.compile(r"[A-Za-z]{4,}")
 
 
 def _turns_taken(messages: list[ChatMessage]) -> int:
@@ -47,7 +47,7 @@ class _Baseline(ModelAPI, EpisodeBound):
 
 
 class RandomBaseline(_Baseline):
-    """Searches with random words of the instruction, then recommends random products it saw, then stops.
+    """Searches one random word of the instruction on a random page, recommends random products it saw, stops.
 
     Its choices derive from (seed, episode id), so a rerun or a resumed run repeats them exactly.
     """
@@ -67,8 +67,7 @@ class RandomBaseline(_Baseline):
         seen = list(dict.fromkeys(PRODUCT_ID_RE.findall(" ".join(m.content for m in messages[1:]))))
         if turn == 0 or not seen and turn < 3:
             words = WORD_RE.findall(instruction) or ["product"]
-            query = " ".join(rng.sample(words, k=min(len(words), rng.randint(1, 3))))
-            arguments = {"q": query, "page": rng.randint(1, 2)}
+            arguments = {"q": rng.choice(words), "page": rng.randint(1, 5)}
             return _reply("find_product", arguments, "random search", tools, turn, "random")
         if seen and not any(m.role == "assistant" and "recommend_product" in _calls_text(m) for m in messages):
             picked = rng.sample(seen, k=min(len(seen), rng.randint(1, 3)))
