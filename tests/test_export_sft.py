@@ -50,3 +50,20 @@ def test_prompt_completion_format_splits_input_and_output(tmp_path):
     assert len(samples[0]["prompt"]) == 1 and samples[0]["completion"][0]["tool_calls"][0]["function"]["name"] == (
         "find_product")
     assert len(samples[3]["prompt"]) == 7  # user + 3 × (assistant, tool)
+
+
+def test_export_command_scores_the_run_in_its_world(default_world, tmp_path):
+    from typer.testing import CliRunner
+
+    from shopbench.cli import app
+
+    task_set = next(name for name in default_world.task_sets() if name != "official")
+    a, b = [t for t in default_world.tasks(task_set) if t.intent == "product"][:2]
+    run = make_run(tmp_path / "run", world={"path": str(default_world.root)})
+    write_episode(run, a, recommend(a.targets[0].product_id))
+    write_episode(run, b, recommend(""))
+    out = tmp_path / "sft.jsonl"
+    outcome = CliRunner().invoke(app, ["export", "sft", str(run), "--out", str(out)])
+    assert outcome.exit_code == 0, outcome.output
+    assert "4 samples from 1 successful of 2 episodes" in outcome.output
+    assert {r["metadata"]["task_id"] for _, r in read_jsonl(out)} == {a.task_id}

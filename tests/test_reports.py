@@ -59,3 +59,20 @@ def test_report_without_humans_has_no_humans_plot(tmp_path, official):
     write_episode(run, tasks[0], recommend(tasks[0].targets[0].product_id))
     files = write_report([scored(run, "m", tasks, products)], tmp_path / "out")
     assert [p.name for p in files.plots] == ["shoppingbench_ASR.png"]
+
+
+def test_report_command_scores_runs_through_the_registry(default_world, tmp_path):
+    from typer.testing import CliRunner
+
+    from shopbench.cli import app
+
+    task_set = next(name for name in default_world.task_sets() if name != "official")
+    tasks = [t for t in default_world.tasks(task_set) if t.intent == "shop"][:3]
+    run = make_run(tmp_path / "run", world={"path": str(default_world.root)})
+    for t in tasks:
+        write_episode(run, t, recommend(",".join(x.product_id for x in t.targets)))
+    outcome = CliRunner().invoke(app, ["report", str(run), "--out", str(tmp_path / "out")])
+    assert outcome.exit_code == 0, outcome.output
+    markdown = (tmp_path / "out" / "report.md").read_text()
+    assert "| shop | 1.000 [1.000, 1.000] |" in markdown
+    assert (tmp_path / "out" / "shoppingbench_ASR.png").is_file()

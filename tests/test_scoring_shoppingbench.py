@@ -15,7 +15,7 @@ from benchmarks.jsonl import DataFileError
 from benchmarks.shoppingbench.schema import CorpusRecord, Product, ShoppingTask, Target, Voucher
 from benchmarks.shoppingbench.tasks import OFFICIAL_DIR
 from evaluators.embeddings import load_embedder
-from evaluators.scoring import UnknownBenchmarkError, get_scorer
+from evaluators.scoring import ScoreOptions, UnknownBenchmarkError, get_scorer
 from evaluators.scoring.catalog import MappingLookup, load_catalog_products
 from evaluators.scoring.failure import (
     ATTRIBUTE_MISMATCH,
@@ -431,3 +431,43 @@ def test_embedder_vectors_are_normalised_and_cached_on_disk(tmp_path):
     assert by_path.name == default_model_path().name
     assert by_path.cosine(TITLE, TITLE.upper()) == pytest.approx(load_embedder().cosine(TITLE, TITLE.upper()),
                                                                  abs=1e-6)
+
+
+# --- runs in a world, through the registry and the command line ---------------------------------------------------
+
+
+def test_exact_ids_succeed_on_every_task_of_the_default_world(default_world, tmp_path):
+    """What the oracle baseline relies on: the exact targets pass every intent (shop and budget by construction)."""
+    world = default_world
+    task_set = next(name for name in world.task_sets() if name != "official")
+    tasks = world.tasks(task_set)
+    info = {**world.info.model_dump(mode="json"), "path": str(world.root)}
+    run = make_run(tmp_path / "oracle", kind="baseline", name="oracle", world=info)
+    label = f"{world.info.name}@{world.info.content_hash}"
+    for t in tasks:
+        episode = write_episode(run, t, recommend(",".join(x.product_id for x in t.targets)))
+        path = run / "episodes" / f"{episode}.jsonl"
+        path.write_text(path.read_text().replace('"world":null', f'"world":"{label}"', 1))
+    out = tmp_path / "scores.json"
+
+    from shopbench.cli import app
+
+    outcome = CliRunner().invoke(app, ["score", str(run), "--json", str(out)])
+    assert outcome.exit_code == 0, outcome.output
+    result = json.loads(out.read_text())
+    assert {s["intent"] for s in result["intents"]} == {"product", "shop", "voucher", "web"}
+    assert all(s["asr"]["value"] == 1.0 for s in result["intents"]), [s["failures"] for s in result["intents"]]
+    assert len(result["scores"]) == len(tasks) and result["problems"] == []
+    assert result["world"] == label
+
+
+def test_run_from_another_world_is_flagged(default_world, tmp_path):
+    task_set = next(name for name in default_world.task_sets() if name != "official")
+    first = default_world.tasks(task_set)[0]
+    run = make_run(tmp_path / "run", world={"path": str(default_world.root)})
+    episode = write_episode(run, first, recommend(first.targets[0].product_id))
+    path = run / "episodes" / f"{episode}.jsonl"
+    path.write_text(path.read_text().replace('"world":null', '"world":"elsewhere@0123"', 1))
+    result = get_scorer("shoppingbench").score_run(run, ScoreOptions())
+    assert result.scores[0].success
+    assert "elsewhere@0123" in result.problems[0] and "--world" in result.problems[0]
