@@ -1,8 +1,9 @@
 """Loopback fakes of the OpenAI and Anthropic HTTP APIs (stdlib http.server in a thread) for backend tests.
 
 Each fake answers POSTs from a script: a list of actions consumed in order — an HTTP status to fail with, a delay
-(to provoke a client timeout), or nothing (answer normally). A normal answer comes from `policy(request_json)`,
-which returns (text, [(tool name, arguments)]). Every request body is kept in `requests`.
+(to provoke a client timeout), or nothing (answer normally); `delay` slows every answer (a model's latency). A normal
+answer comes from `policy(request_json)`, which returns (text, [(tool name, arguments)]). Every request body is kept
+in `requests`.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ PRODUCT_ID = re.compile(r'"product_id"\s*:\s*"([^"]+)"')
 
 
 class FakeLLMServer:
-    def __init__(self, flavour: str, policy: Policy, script: list[Any] | None = None) -> None:
-        self.flavour, self.policy = flavour, policy
+    def __init__(self, flavour: str, policy: Policy, script: list[Any] | None = None, delay: float = 0.0) -> None:
+        self.flavour, self.policy, self.delay = flavour, policy, delay
         self.script = list(script or [])
         self.requests: list[dict[str, Any]] = []
         self.lock = threading.Lock()
@@ -41,6 +42,7 @@ class FakeLLMServer:
                     return
                 if isinstance(action, float):
                     time.sleep(action)
+                time.sleep(fake.delay)
                 text, calls = fake.policy(body)
                 self._send(200, fake.render(body, text, calls))
 

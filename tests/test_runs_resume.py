@@ -1,0 +1,99 @@
+"""Crash safety and remote play: a run killed with SIGKILL resumes with no episode lost or duplicated, and a run
+against a running `shopbench serve` (streamable HTTP) leaves a complete, scorable run directory locally."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+from evaluators.agent.shoppingbench_run import ShoppingRunConfig, run_shoppingbench
+from evaluators.runs.orchestrate import PARTIAL_DIR, episode_state
+from evaluators.scoring import score_run
+from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
+from tests._fake_llm import FakeLLMServer, shopping_policy
+
+EXPECTED = {f"{intent}-{i:04d}-e0" for intent in ("product", "shop") for i in range(3)}
+
+
+def _run_command(spec: str, world, out, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "shopbench.cli", "run", "shoppingbench", "--model", spec, "--world", str(world),
+            "--intent", "product", "--intent", "shop", "--limit", "3", "--out", str(out), "--no-cache", *extra]
+
+
+def _finished(out) -> set[str]:
+    return {p.stem for p in iter_episode_files(out) if episode_state(out, p.stem) == "finished"}
+
+
+def test_a_killed_run_resumes_without_losing_or_duplicating_episodes(default_world, tmp_path):
+    out = tmp_path / "run"
+    with FakeLLMServer("openai", shopping_policy, delay=0.25) as fake:
+        spec = f"openai-compatible:{fake.base_url}#slow-model"
+        process = subprocess.Popen(_run_command(spec, default_world.root, out), stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, env=os.environ.copy())
+        deadline = time.monotonic() + 240
+        while len(_finished(out)) < 2 and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.05)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        done_before = _finished(out)
+        assert 2 <= len(done_before) < len(EXPECTED), "the kill should land mid-run"
+        resumed = subprocess.run(_run_command(spec, default_world.root, out, "--resume"), capture_output=True,
+                                 text=True, env=os.environ.copy(), timeout=300)
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    notes = read_manifest(out).notes
+    assert notes["skipped"] == len(done_before) and notes["completed"] == len(EXPECTED) - len(done_before)
+    assert len(notes["resumed"]) == 1
+    assert _finished(out) == EXPECTED
+    for path in iter_episode_files(out):
+        lines = path.read_text().splitlines()
+        assert sum('"event":"start"' in line for line in lines) == 1
+        assert sum('"event":"end"' in line for line in lines) == 1
+        trajectory = read_trajectory(path)
+        assert [s.tool for s in trajectory.steps] == ["find_product", "recommend_product", "terminate"]
+    partial = list((out / PARTIAL_DIR).glob("*.jsonl")) if (out / PARTIAL_DIR).exists() else []
+    assert all(p.name.split(".")[0] in EXPECTED - done_before for p in partial)
+    assert score_run(out).to_json()["intents"][0]["episodes"] == 3
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+async def test_run_against_a_running_http_server_records_locally(default_world, tmp_path):
+    port = _free_port()
+    server_runs = tmp_path / "server-runs"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "shopbench.cli", "serve", "--transport", "http", "--port", str(port),
+         "--world", str(default_world.root), "--runs", str(server_runs)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ.copy(),
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        out = tmp_path / "local"
+        result = await run_shoppingbench(ShoppingRunConfig(model="oracle", world=default_world.root, limit=1,
+                                                           out=out, server_url=f"http://127.0.0.1:{port}/mcp"))
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+    assert result.summary.completed == 4 and not result.summary.failed
+    local = {p.stem: read_trajectory(p) for p in iter_episode_files(out)}
+    assert set(local) == {f"{intent}-0000-e0" for intent in ("product", "shop", "voucher", "web")}
+    remote = [read_trajectory(p) for p in iter_episode_files(server_runs)]
+    assert sorted(t.start.task_id for t in remote) == sorted(t.start.task_id for t in local.values())
+    for trajectory in local.values():
+        assert trajectory.end.status == "terminated" and len(trajectory.steps) == 4
+        assert trajectory.start.agent.details["remote_episode_id"] in {t.start.episode_id for t in remote}
+    scored = score_run(out).to_json()
+    assert all(summary["asr"]["value"] == 1.0 for summary in scored["intents"])
