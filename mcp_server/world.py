@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import contextlib
 import gzip
-import hashlib
 import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -39,6 +38,7 @@ DEFAULT_TASKS_PER_INTENT = 100
 TASK_SAMPLE = 20_000
 """Products read back from a big catalog to draw tasks from (whole shops, so shop tasks have choices)."""
 MAX_PAGES = 5
+PAGE_SIZE = 10
 
 
 class WorldInfo(BaseModel):
@@ -46,7 +46,7 @@ class WorldInfo(BaseModel):
     seed: int | None
     products: int
     content_hash: str
-    """sha256 of catalog.jsonl.gz."""
+    """Content hash of catalog.jsonl.gz (the name of its index folder)."""
     generator_version: str | None
     source: Literal["generated", "imported"]
 
@@ -112,18 +112,17 @@ class World:
         return f"World({self.root}, {self.info.products} products, {self.info.source})"
 
 
-def product_finder(index: ProductIndex):
-    """find_product as the task generator's solvability check: ids over all pages a search can show."""
+def product_finder(index: ProductIndex) -> Callable[[str, dict], Iterator[str]]:
+    """find_product as the task generator's solvability check: the ids of pages 1–5, fetched a page at a time as
+    they are read (a membership test stops at the page that holds the product)."""
 
-    def finder(query: str, filters: dict) -> list[str]:
-        ids: list[str] = []
+    def finder(query: str, filters: dict) -> Iterator[str]:
         for page in range(1, MAX_PAGES + 1):
             rows = index.find(query, page=page, shop_id=filters.get("shop_id"), price_min=filters.get("price_min"),
                               price_max=filters.get("price_max"), services=tuple(filters.get("services", ())))
-            ids.extend(row["product_id"] for row in rows)
-            if len(rows) < 10:
-                break
-        return ids
+            yield from (row["product_id"] for row in rows)
+            if len(rows) < PAGE_SIZE:
+                return
 
     return finder
 
@@ -150,7 +149,7 @@ def generate_world(out: Path, *, products: int, seed: int, tasks_per_intent: int
                                                   task_set=GENERATED_SET)
         write_task_set(out / "tasks" / GENERATED_SET, tasks)
         write_jsonl(out / KNOWLEDGE, documents)
-    info = WorldInfo(name=name or out.name, seed=seed, products=products, content_hash=file_sha256(catalog),
+    info = WorldInfo(name=name or out.name, seed=seed, products=products, content_hash=catalog_hash(catalog),
                      generator_version=GENERATOR_VERSION, source="generated")
     _write_info(out, info)
     return World.open(out)
@@ -176,7 +175,7 @@ def import_world(documents: Path, out: Path, *, progress: bool = True) -> World:
         raise DataFileError(documents, 1, "no product records")
     os.replace(partial, catalog)
     write_jsonl(out / KNOWLEDGE, official_knowledge_documents())
-    info = WorldInfo(name=out.name, seed=None, products=count, content_hash=file_sha256(catalog),
+    info = WorldInfo(name=out.name, seed=None, products=count, content_hash=catalog_hash(catalog),
                      generator_version=None, source="imported")
     _write_info(out, info)
     return World.open(out)
@@ -234,12 +233,11 @@ def default_world(home: Path | None = None) -> World:
     return World.open(root)
 
 
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+def catalog_hash(catalog: Path) -> str:
+    """The catalog's content hash, the same key its index folder is named by."""
+    from mcp_server.search.index_build import content_hash
+
+    return content_hash(catalog)
 
 
 def _write_info(root: Path, info: WorldInfo) -> None:

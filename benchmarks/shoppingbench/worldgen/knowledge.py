@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from benchmarks.shoppingbench.schema import Product, ShoppingTask, Target, task_id_for
+from benchmarks.shoppingbench.worldgen.tasks import Finder
 from benchmarks.shoppingbench.worldgen.vocab import KINDS
-
-Finder = Callable[[str, dict], list[str]]
 
 FIRST_NAMES = ("Ilse", "Teodoro", "Marisol", "Anselm", "Corazon", "Dmitri", "Halvard", "Josefa", "Lucan", "Noemi",
                "Rosendo", "Sigrun", "Evander", "Perpetua", "Casimir", "Leocadia", "Oriol", "Thessaly", "Bartolome",

@@ -30,8 +30,9 @@ from benchmarks.shoppingbench.schema import (
 )
 from benchmarks.shoppingbench.voucher import quote, within_budget
 
-Finder = Callable[[str, dict], list[str]]
-"""(search text, filters) -> product ids over all result pages. Filters: price_min, price_max, services, shop_id."""
+Finder = Callable[[str, dict], Iterable[str]]
+"""(search text, filters) -> the product ids find_product shows over its five pages, best first (may be lazy).
+Filters: price_min, price_max, services, shop_id."""
 
 SERVICE_WORDS = {
     "official": "sold by an official store",
