@@ -116,3 +116,14 @@ def test_episode_ids_are_file_safe_and_unique() -> None:
     ids = [episode_id_for(i) for i in ("task1:FS_1", "task1_FS_1", "multiple_choice/unit:0", "sample-00")]
     assert len(set(ids)) == 4 and ids[3] == "sample-00"
     assert all("/" not in i and ":" not in i for i in ids)
+
+
+async def test_intentionqa_cot_sc_records_five_samples(tmp_path: Path) -> None:
+    result = await run_qa(QARunConfig(benchmark="intentionqa", model="random", prompting="cot-sc", limit=12,
+                                      out=tmp_path / "run"))
+    trajectory = read_trajectory(next(iter(iter_episode_files(result.run_dir))))
+    samples = json.loads(trajectory.end.answer)
+    assert len(samples) == 5 and trajectory.steps[0].observation["samples"] == samples
+    scored = score_run(result.run_dir).to_json()
+    assert scored["prompting"] == "cot-sc"
+    assert all(row["parsed"] in "ABCD" and len(row["parsed"]) == 1 for row in scored["items"].values())

@@ -37,8 +37,13 @@ class IntentionQA:
         check_prompting(self, prompting)
         return partial(build_prompt, prompting=prompting)
 
-    def random_answer(self, item: IntentionQAItem, rng: random.Random) -> str:
-        return random_answer(item, rng)
+    def random_answer(self, item: IntentionQAItem, rng: random.Random, prompting: str) -> str:
+        return _as_written(random_answer(item, rng), prompting)
 
-    def majority_answers(self, items: list[IntentionQAItem]) -> dict[str, str]:
-        return majority_answers(items)
+    def majority_answers(self, items: list[IntentionQAItem], prompting: str) -> dict[str, str]:
+        return {qid: _as_written(letter, prompting) for qid, letter in majority_answers(items).items()}
+
+
+def _as_written(letter: str, prompting: str) -> str:
+    """CoT parsers read the letter after "STEP 2:", so a baseline's CoT answer says it there."""
+    return letter if prompting == "zero-shot" else f"Step 1: (baseline)\nStep 2: {letter}"

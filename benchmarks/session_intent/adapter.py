@@ -40,8 +40,8 @@ class SessionIntent:
             raise ValueError(f"session-intent few-shot uses the paper's {SHOTS} demonstrations; --shots {shots}")
         return partial(build_prompt, prompting=prompting)
 
-    def random_answer(self, item: SessionIntentItem, rng: random.Random) -> str:
+    def random_answer(self, item: SessionIntentItem, rng: random.Random, prompting: str) -> str:
         return random_answer(item, rng)
 
-    def majority_answers(self, items: list[SessionIntentItem]) -> dict[str, str]:
+    def majority_answers(self, items: list[SessionIntentItem], prompting: str) -> dict[str, str]:
         return majority_answers(items)

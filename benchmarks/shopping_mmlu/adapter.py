@@ -40,8 +40,8 @@ class ShoppingMMLU:
         pool = ShotPool(items)
         return lambda item: build_prompt(item, pool.draw(item, shots, seed))
 
-    def random_answer(self, item: MMLUItem, rng: random.Random) -> str:
+    def random_answer(self, item: MMLUItem, rng: random.Random, prompting: str) -> str:
         return random_answer(item, rng)
 
-    def majority_answers(self, items: list[MMLUItem]) -> dict[str, str]:
+    def majority_answers(self, items: list[MMLUItem], prompting: str) -> dict[str, str]:
         return majority_answers(items)

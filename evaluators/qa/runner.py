@@ -84,7 +84,7 @@ async def run_qa(config: QARunConfig, progress: ProgressSink | None = None) -> Q
     if config.limit is not None:
         items = items[: config.limit]
     task_set = task_set_label(questions, config.items)
-    answerer = _answerer(questions, config, loaded)
+    answerer = _answerer(questions, config, loaded, prompting)
     run_dir = Path(config.out) if config.out else Path("runs") / new_run_id(f"{questions.name}-{_slug(config.model)}")
     sample = prompt_for(items[0]) if items else None
     manifest = RunManifest(
@@ -146,6 +146,7 @@ class _Answerer:
     def __init__(self, agent: AgentInfo, model: ModelAPI | None = None, answers: dict[str, str] | None = None,
                  rng_seed: int = 0, questions: QuestionBenchmark | None = None) -> None:
         self.agent, self.model, self.answers, self.seed, self.questions = agent, model, answers, rng_seed, questions
+        self.prompting = "zero-shot"
         self.retry_stats: Any = None
         self.cached: Any = None
 
@@ -155,7 +156,7 @@ class _Answerer:
                 return [self.answers[item_id]] * prompt.samples, None
             assert self.questions is not None
             rng = random.Random(f"{self.seed}:{item_id}")
-            return [self.questions.random_answer(item, rng) for _ in range(prompt.samples)], None
+            return [self.questions.random_answer(item, rng, self.prompting) for _ in range(prompt.samples)], None
         messages = ([ChatMessage(role="system", content=prompt.system)] if prompt.system else []) + [
             ChatMessage(role="user", content=prompt.user)
         ]
@@ -183,13 +184,15 @@ class _Answerer:
             await self.model.aclose()
 
 
-def _answerer(questions: QuestionBenchmark, config: QARunConfig, loaded: list[Any]) -> _Answerer:
+def _answerer(questions: QuestionBenchmark, config: QARunConfig, loaded: list[Any], prompting: str) -> _Answerer:
     if config.model == "random":
         agent = AgentInfo(kind="baseline", name="random", details={"seed": config.seed})
-        return _Answerer(agent, rng_seed=config.seed, questions=questions)
+        answerer = _Answerer(agent, rng_seed=config.seed, questions=questions)
+        answerer.prompting = prompting
+        return answerer
     if config.model == "majority":
         agent = AgentInfo(kind="baseline", name="majority", details={"label": MAJORITY_LABEL})
-        return _Answerer(agent, answers=questions.majority_answers(loaded))
+        return _Answerer(agent, answers=questions.majority_answers(loaded, prompting))
     assert config.model not in BASELINES
     from evaluators.models._registry import ModelOptions, get_model
     from evaluators.runs.cache import CachedModel, ResponseCache
