@@ -30,13 +30,14 @@ class QASuite:
             self.questions.item_id(item): item for item in loaded if self.questions.runnable(item)
         }
         self._prompt = self.questions.prompter(loaded, prompting, shots)
-
-    def listings(self) -> list[TaskListing]:
-        return [
+        self._listings = [
             TaskListing(task_id=item_id, benchmark=self.benchmark, task_set=self.task_set,
                         intent=self.questions.task_of(item))
             for item_id, item in self._items.items()
         ]
+
+    def listings(self) -> list[TaskListing]:
+        return list(self._listings)
 
     def instruction(self, task_id: str) -> str:
         return self._prompt(self._items[task_id]).text()
