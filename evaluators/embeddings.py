@@ -186,7 +186,9 @@ def _load_model(path: Path) -> Any:
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as transformers_logging
 
+    transformers_logging.disable_progress_bar()  # no "Loading weights" bar in the middle of a score table
     try:
         # CPU always: the same scores on every machine (a GPU's float differences can flip a title at the threshold).
         return SentenceTransformer(str(path), device="cpu", local_files_only=True)

@@ -427,10 +427,7 @@ def test_embedder_vectors_are_normalised_and_cached_on_disk(tmp_path):
     assert again._model is None  # served from disk: the model was never loaded
     with pytest.raises(EmbedderError, match="no sentence-transformers model folder"):
         load_embedder(str(tmp_path / "nowhere"))
-    by_path = load_embedder(str(default_model_path()))
-    assert by_path.name == default_model_path().name
-    assert by_path.cosine(TITLE, TITLE.upper()) == pytest.approx(load_embedder().cosine(TITLE, TITLE.upper()),
-                                                                 abs=1e-6)
+    assert load_embedder(str(default_model_path())).name == default_model_path().name  # any model folder by path
 
 
 # --- runs in a world, through the registry and the command line ---------------------------------------------------
