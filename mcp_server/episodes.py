@@ -8,6 +8,7 @@ malformed ones, which count against the step limit like any other turn), and the
 
 from __future__ import annotations
 
+import logging
 import re
 import subprocess
 import threading
@@ -37,6 +38,8 @@ from mcp_server.trajectory import (
     read_trajectory,
     write_manifest,
 )
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_STEPS = 30
 QA_TOOLS = ("submit_answer",)
@@ -140,6 +143,9 @@ class Episode:
                 observation, is_error = self._run(tool, arguments), False
             except ToolCallError as error:
                 observation, is_error = str(error), True
+            except Exception as error:  # a sandbox fault is the harness's, but the agent still gets an answer
+                logger.exception("tool %s failed in episode %s", tool, self.episode_id)
+                observation, is_error = f"{tool} failed inside the sandbox ({type(error).__name__}); try again", True
             self._writer.write(
                 StepEvent(
                     index=self.steps,

@@ -178,16 +178,19 @@ def build_server(
     )
     server = ShopbenchServer(state)
 
-    @server.tool()
-    def list_tasks(benchmark: str | None = None) -> dict[str, list[TaskListing]]:
+    # No output schemas: clients validate structured results against them, which costs more than the call itself
+    # for a list of hundreds of tasks. The JSON text and structured content are still returned.
+    @server.tool(structured_output=False)
+    def list_tasks(benchmark: str | None = None) -> CallToolResult:
         """List the tasks you can start: {"tasks": [{task_id, benchmark, task_set, intent}]} (never answers).
         Pass benchmark (e.g. "shoppingbench") to list one benchmark only."""
-        return {"tasks": _listings(state.suites, benchmark)}
+        listings = _listings(state.suites, benchmark)
+        return _json_result({"tasks": [listing.model_dump() for listing in listings]})
 
-    @server.tool()
+    @server.tool(structured_output=False)
     def start_task(
         task_id: str, ctx: Context, benchmark: str | None = None, task_set: str | None = None
-    ) -> dict[str, Any]:
+    ) -> CallToolResult:
         """Begin an episode on a task in this session and return the user's instruction. Starting a task while
         another is running abandons the running one. Pass benchmark / task_set when a task id exists in several."""
         suite = _suite_for(state.suites, task_id, benchmark, task_set)
@@ -210,7 +213,7 @@ def build_server(
             raise ToolError(str(error)) from None
         _abandon(client, "another task was started")
         client.episode = episode
-        return {
+        return _json_result({
             "episode_id": episode.episode_id,
             "task_id": task_id,
             "benchmark": suite.benchmark,
@@ -220,7 +223,7 @@ def build_server(
             "instruction": episode.instruction,
             "max_steps": episode.max_steps,
             "tools": list(episode.tools),
-        }
+        })
 
     @server.resource(TASKS_URI, name="tasks", description="Every task this server can start (no answers).",
                      mime_type="application/json")
@@ -300,6 +303,11 @@ def _tool_result(step: StepResult) -> CallToolResult:
     if step.is_error:
         return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content={"result": observation})
+
+
+def _json_result(data: dict[str, Any]) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=json.dumps(data, ensure_ascii=False))],
+                          structured_content=data)
 
 
 def _listings(suites: list[TaskSuite], benchmark: str | None) -> list[TaskListing]:
