@@ -7,8 +7,6 @@ item id → raw model text (IntentionQA CoT-SC: the list of samples; None: the c
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -19,7 +17,6 @@ from benchmarks import intentionqa, session_intent, shopping_mmlu
 from benchmarks.qa import ItemScore
 from benchmarks.shopping_mmlu.metrics import texts_for_similarity
 from evaluators.embeddings import embedder_name, load_embedder
-from evaluators.runs.cache import shopbench_home
 from evaluators.scoring import ScoreOptions
 
 Outputs = Mapping[str, Any]
@@ -60,32 +57,16 @@ def score_mmlu(items: list[Any], outputs: Outputs, prompting: str, options: Scor
 
 
 def score_intentionqa(items: list[Any], outputs: Outputs, prompting: str, options: ScoreOptions) -> Scored:
-    """IntentionQA: reference parsers; difficulty from product-pair embedding similarity (cached on disk)."""
+    """IntentionQA: reference parsers; difficulty from product-pair embedding similarity (vectors cached on disk by
+    the embedder, so rescoring does not re-embed 4,630 pairs)."""
     answered = [item for item in items if item.qid in outputs]
-    similarity = pair_similarities(answered, options.embedder)
+    similarity = intentionqa.pair_similarities(answered, load_embedder(options.embedder).encode)
     scores = {
         item.qid: intentionqa.score_item(item, outputs[item.qid], prompting, similarity[item.qid]) for item in answered
     }
     summary = intentionqa.aggregate(items, scores)
     summary["difficulty_method"] = intentionqa.DIFFICULTY_METHOD.format(model=embedder_name(options.embedder))
     return scores, summary
-
-
-def pair_similarities(items: list[Any], embedder: str | None) -> dict[str, float]:
-    """Product-pair similarities, remembered under $SHOPBENCH_HOME/cache so rescoring does not re-embed 4,630 pairs."""
-    name = embedder_name(embedder)
-    path = shopbench_home() / "cache" / f"intentionqa-pairs-{hashlib.sha256(name.encode()).hexdigest()[:12]}.json"
-    known: dict[str, float] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    key = {item.qid: f"{item.item_a_name}\x1f{item.item_b_name}" for item in items}
-    missing = [item for item in items if key[item.qid] not in known]
-    if missing:
-        fresh = intentionqa.pair_similarities(missing, load_embedder(embedder).encode)
-        known.update({key[item.qid]: fresh[item.qid] for item in missing})
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(known, ensure_ascii=False), encoding="utf-8")
-        tmp.replace(path)
-    return {qid: known[pair] for qid, pair in key.items()}
 
 
 def score_session(items: list[Any], outputs: Outputs, prompting: str, options: ScoreOptions) -> Scored:
