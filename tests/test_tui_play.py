@@ -6,16 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from mcp import Client
 
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
-from shopbench_tui.play import PlayApp, PlaySession
+from shopbench_tui.play import PlayApp
 from shopbench_tui.play.runner import build_play_server
 from shopbench_tui.play.screens import (
     CalculatorScreen,
     EndScreen,
     QuestionScreen,
     ShoppingScreen,
+    TaskPickerScreen,
     TerminateScreen,
     parse_options,
 )
@@ -33,8 +33,19 @@ def shop_task(default_world):
 
 
 async def settle(pilot) -> None:
-    await pilot.app.workers.wait_for_complete()
+    """Wait for the tool calls and scoring in flight (not for the connection, which lives as long as the app)."""
     await pilot.pause()
+    await until(pilot, lambda: not any(w.is_running for w in pilot.app.workers if w.group != "connection"))
+    await pilot.pause()
+
+
+async def until(pilot, condition, limit: float = 60.0) -> None:
+    """Pause until the app reaches a state (the first screen appears once the MCP connection is up)."""
+    waited = 0.0
+    while not condition():
+        assert waited < limit, "the app did not get there"
+        await pilot.pause(0.05)
+        waited += 0.05
 
 
 async def search(pilot, query: str, **fields: str) -> ProductTable:
@@ -66,55 +77,53 @@ async def highlight(pilot, table: ProductTable, product_id: str) -> None:
 async def test_play_shopping_task_to_the_end(default_world, shop_task, tmp_path: Path) -> None:
     runs = tmp_path / "runs"
     first, second = shop_task.targets
-    server = build_play_server("shoppingbench", runs)
-    async with Client(server, mode="legacy") as client:
-        app = PlayApp(PlaySession(client, "ana"), runs, task_id=shop_task.task_id, clock=lambda: 0.0)
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            assert isinstance(app.screen, ShoppingScreen)
-            assert shop_task.query in str(app.screen.query_one("#instruction").render())
+    app = PlayApp(build_play_server("shoppingbench", runs), runs, player="ana", task_id=shop_task.task_id,
+                  clock=lambda: 0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ShoppingScreen))
+        assert shop_task.query in str(app.screen.query_one("#instruction").render())
 
-            # the second product first, then the first one with filters; the basket is put in order afterwards
-            table = await search(pilot, second.title[0])
-            await highlight(pilot, table, second.product_id)
-            await pilot.press("a")
-            shop_id = default_world.products.get([second.product_id])[second.product_id].shop_id
-            fields = {"shop": shop_id}
-            if first.price:
-                (mode, (low, high)), = first.price[0].items()
-                fields.update({"price-lo": str(low or ""), "price-hi": "" if high is None else str(high)})
-            await pilot.press("ctrl+f")
-            for service in first.service or []:
-                app.screen.query_one(f"#service-{service}").value = True
-            table = await search(pilot, first.title[0], **fields)
-            rows = [table.get_row_at(i) for i in range(table.row_count)]
-            assert rows and all(str(row[1]) == shop_id for row in rows)  # the shop filter held
-            await highlight(pilot, table, first.product_id)
-            await pilot.press("v")
-            await settle(pilot)
-            card = app.screen.query_one("#detail", ObservationView).query_one(ProductCard)
-            assert card.product["product_id"] == first.product_id and "description" in card.product
-            await pilot.press("a", "ctrl+b", "shift+up")
-            basket = app.screen.query_one(BasketTable)
-            assert basket.product_ids() == f"{first.product_id},{second.product_id}"
+        # the second product first, then the first one with filters; the basket is put in order afterwards
+        table = await search(pilot, second.title[0])
+        await highlight(pilot, table, second.product_id)
+        await pilot.press("a")
+        shop_id = default_world.products.get([second.product_id])[second.product_id].shop_id
+        fields = {"shop": shop_id}
+        if first.price:
+            (mode, (low, high)), = first.price[0].items()
+            fields.update({"price-lo": str(low or ""), "price-hi": "" if high is None else str(high)})
+        await pilot.press("ctrl+f")
+        for service in first.service or []:
+            app.screen.query_one(f"#service-{service}").value = True
+        table = await search(pilot, first.title[0], **fields)
+        rows = [table.get_row_at(i) for i in range(table.row_count)]
+        assert rows and all(str(row[1]) == shop_id for row in rows)  # the shop filter held
+        await highlight(pilot, table, first.product_id)
+        await pilot.press("v")
+        await settle(pilot)
+        card = app.screen.query_one("#detail", ObservationView).query_one(ProductCard)
+        assert card.product["product_id"] == first.product_id and "description" in card.product
+        await pilot.press("a", "ctrl+b", "shift+up")
+        basket = app.screen.query_one(BasketTable)
+        assert basket.product_ids() == f"{first.product_id},{second.product_id}"
 
-            await pilot.press("ctrl+k")
-            assert isinstance(app.screen, CalculatorScreen)
-            await pilot.press(*"120+89.5", "enter")
-            await settle(pilot)
-            assert "209.5" in str(app.screen.query_one(ObservationView).children[0].render())
-            await pilot.press("escape", "ctrl+e")
-            await settle(pilot)
-            assert "recommend_product" in str(app.screen.query_one("#last-action").render())
-            assert "step 6/30" in str(app.screen.query_one(StatusBar).render())
-            await pilot.press("ctrl+t")
-            assert isinstance(app.screen, TerminateScreen)
-            await pilot.press("s")
-            await settle(pilot)
-            await settle(pilot)
-            assert isinstance(app.screen, EndScreen)
-            breakdown = app.screen.query_one(ScoreBreakdown)
-            assert breakdown.score is not None and breakdown.score.success, breakdown.score
+        await pilot.press("ctrl+k")
+        assert isinstance(app.screen, CalculatorScreen)
+        await pilot.press(*"120+89.5", "enter")
+        await settle(pilot)
+        assert "209.5" in str(app.screen.query_one(ObservationView).children[0].render())
+        await pilot.press("escape", "ctrl+e")
+        await settle(pilot)
+        assert "recommend_product" in str(app.screen.query_one("#last-action").render())
+        assert "step 6/30" in str(app.screen.query_one(StatusBar).render())
+        await pilot.press("ctrl+t")
+        assert isinstance(app.screen, TerminateScreen)
+        await pilot.press("s")
+        await settle(pilot)
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
+        breakdown = app.screen.query_one(ScoreBreakdown)
+        assert breakdown.score is not None and breakdown.score.success, breakdown.score
 
     (path,) = iter_episode_files(runs)
     trajectory = read_trajectory(path)
@@ -132,20 +141,17 @@ async def test_play_shopping_task_to_the_end(default_world, shop_task, tmp_path:
 
 async def test_play_question_item_with_option_keys(tmp_path: Path) -> None:
     runs = tmp_path / "runs"
-    server = build_play_server("shopping-mmlu", runs)
-    async with Client(server, mode="legacy") as client:
-        app = PlayApp(PlaySession(client, "ben"), runs, benchmark="shopping-mmlu", task_id="sample-00",
-                      clock=lambda: 0.0)
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            assert isinstance(app.screen, QuestionScreen)
-            assert [key for key, _ in app.screen.options] == ["0", "1", "2", "3"]
-            await pilot.press("1")  # "32 ounces": 2 pounds in ounces
-            await settle(pilot)
-            await settle(pilot)
-            assert isinstance(app.screen, EndScreen)
-            score = app.screen.query_one(ScoreBreakdown).score
-            assert score is not None and score.success and score.value == 1.0
+    app = PlayApp(build_play_server("shopping-mmlu", runs), runs, player="ben", benchmark="shopping-mmlu",
+                  task_id="sample-00", clock=lambda: 0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, QuestionScreen))
+        assert [key for key, _ in app.screen.options] == ["0", "1", "2", "3"]
+        await pilot.press("1")  # "32 ounces": 2 pounds in ounces
+        await settle(pilot)
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
+        score = app.screen.query_one(ScoreBreakdown).score
+        assert score is not None and score.success and score.value == 1.0
     (path,) = iter_episode_files(runs)
     trajectory = read_trajectory(path)
     assert trajectory.end is not None and trajectory.end.status == "submitted" and trajectory.end.answer == "1"
@@ -154,17 +160,17 @@ async def test_play_question_item_with_option_keys(tmp_path: Path) -> None:
 
 async def test_task_picker_and_free_text_answer(tmp_path: Path) -> None:
     runs = tmp_path / "runs"
-    server = build_play_server("shopping-mmlu", runs)
-    async with Client(server, mode="legacy") as client:
-        app = PlayApp(PlaySession(client, "cy"), runs, benchmark="shopping-mmlu", clock=lambda: 0.0)
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await pilot.press("slash", *"sample-01", "enter", "enter")
-            await pilot.pause()
-            assert isinstance(app.screen, QuestionScreen) and app.session.task["task_id"] == "sample-01"
-            await pilot.press("ctrl+a", *"my answer", "enter")
-            await settle(pilot)
-            assert isinstance(app.screen, EndScreen)
+    app = PlayApp(build_play_server("shopping-mmlu", runs), runs, player="cy", benchmark="shopping-mmlu",
+                  clock=lambda: 0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TaskPickerScreen) and app.focused is not None
+                    and app.focused.id == "tasks")
+        await pilot.press("slash", *"sample-01", "enter", "enter")
+        await until(pilot, lambda: isinstance(app.screen, QuestionScreen))
+        assert app.session.task["task_id"] == "sample-01"
+        await pilot.press("ctrl+a", *"my answer", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
     (path,) = iter_episode_files(runs)
     assert read_trajectory(path).end.answer == "my answer"
 

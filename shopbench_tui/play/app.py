@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from mcp import Client
 from textual import work
 from textual.app import App
 from textual.binding import Binding
@@ -27,7 +29,8 @@ HELP_NOTES = (
 
 
 class PlayApp(App):
-    """`shopbench play`: `session` is an open MCP client session to a shopbench server."""
+    """`shopbench play`: connects to `server` (a shopbench MCPServer) with the official in-memory MCP client and
+    lets a person take tasks through it."""
 
     CSS_PATH = "play.tcss"
     TITLE = "shopbench play"
@@ -36,9 +39,11 @@ class PlayApp(App):
 
     def __init__(
         self,
-        session: PlaySession,
+        server: Any,
         runs_dir: Path,
         *,
+        player: str,
+        details: dict[str, Any] | None = None,
         benchmark: str | None = None,
         task_id: str | None = None,
         random_task: bool = False,
@@ -48,14 +53,35 @@ class PlayApp(App):
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__()
-        self.session, self.runs_dir, self.benchmark = session, Path(runs_dir), benchmark
+        self.server, self.runs_dir, self.benchmark = server, Path(runs_dir), benchmark
+        self.player, self.details = player, dict(details or {})
         self.task_id, self.random_task, self.episode_id, self.world = task_id, random_task, episode_id, world
         self.rng = random.Random(seed)
         self.clock = clock
         self.started_at = clock()
         self.tasks: list[dict[str, Any]] = []
+        self._session: PlaySession | None = None
 
-    async def on_mount(self) -> None:
+    @property
+    def session(self) -> PlaySession:
+        """The player's MCP session (open from the first screen on)."""
+        if self._session is None:
+            raise RuntimeError("not connected to the server yet")
+        return self._session
+
+    def on_mount(self) -> None:
+        self.connect()
+
+    @work(exclusive=True, group="connection")
+    async def connect(self) -> None:
+        """Hold the MCP connection for the app's lifetime, in one task (the client's context must open and close
+        in the same task); quitting cancels this worker, which disconnects and so ends an unfinished episode."""
+        async with Client(self.server, mode="legacy") as client:
+            self._session = PlaySession(client, self.player, self.details)
+            await self.open_first_task()
+            await asyncio.Event().wait()
+
+    async def open_first_task(self) -> None:
         if self.task_id:
             await self.begin({"task_id": self.task_id, "benchmark": self.benchmark})
             return

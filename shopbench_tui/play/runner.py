@@ -41,15 +41,11 @@ async def play(
     """Run the play app against an in-process server, connected through the official MCP client."""
     from importlib import metadata
 
-    from mcp import Client
-
     from shopbench_tui.play.app import PlayApp
-    from shopbench_tui.play.session import PlaySession
 
     server = build_play_server(benchmark, runs_dir, world=world, task_set=task_set, items=items,
                                max_steps=max_steps)
     details = {"interface": "shopbench play (textual)", "textual": metadata.version("textual")}
-    async with Client(server, mode="legacy") as client:
-        session = PlaySession(client, player, details)
-        app = PlayApp(session, runs_dir, benchmark=benchmark, task_id=task_id, random_task=random_task, world=world)
-        await app.run_async()
+    app = PlayApp(server, runs_dir, player=player, details=details, benchmark=benchmark, task_id=task_id,
+                  random_task=random_task, world=world)
+    await app.run_async()

@@ -26,6 +26,7 @@ class TaskPickerScreen(Screen):
     """Every startable task of the chosen benchmark (ids and intents only); type to filter, Enter starts one."""
 
     BINDINGS = [Binding("slash", "focus_filter", "filter"), Binding("r", "random", "random task")]
+    AUTO_FOCUS = "#tasks"
     app: PlayApp
 
     def __init__(self, tasks: list[dict[str, Any]]) -> None:
@@ -42,7 +43,6 @@ class TaskPickerScreen(Screen):
 
     def on_mount(self) -> None:
         self._fill("")
-        self.query_one("#tasks").focus()
 
     def _fill(self, query: str) -> None:
         words = query.lower().split()
