@@ -366,3 +366,14 @@ def test_http_beyond_loopback_needs_a_token(server) -> None:
     assert http_app(server, host="0.0.0.0", token="t") is not None
     result = CliRunner().invoke(app, ["serve", "--transport", "http", "--host", "0.0.0.0"])
     assert result.exit_code != 0 and "--token" in result.output
+
+
+async def test_demo_plays_one_task_over_stdio(suite, tmp_path: Path) -> None:
+    from shopbench.commands.demo import run_demo
+
+    path = await run_demo(tmp_path / "demo")
+    trajectory = read_trajectory(path)
+    assert trajectory.start.task_id == first_task(suite)
+    assert [s.tool for s in trajectory.steps] == ["find_product", "view_product_information", "recommend_product",
+                                                  "terminate"]
+    assert trajectory.end.recommended == trajectory.steps[0].observation[0]["product_id"]
