@@ -115,7 +115,7 @@ async def test_play_shopping_task_to_the_end(default_world, shop_task, tmp_path:
         await pilot.press("escape", "ctrl+e")
         await settle(pilot)
         assert "recommend_product" in str(app.screen.query_one("#last-action").render())
-        assert "step 6/30" in str(app.screen.query_one(StatusBar).render())
+        assert "step 5/30" in str(app.screen.query_one(StatusBar).render())
         await pilot.press("ctrl+t")
         assert isinstance(app.screen, TerminateScreen)
         await pilot.press("s")
