@@ -94,10 +94,10 @@ async def main(n: int) -> None:
     from mcp_server.shopping_suite import ShoppingSuite
     from mcp_server.tools import Sandbox
     from mcp_server.trajectory import AgentInfo
-    from mcp_server.world import default_world
+    from mcp_server.world import GENERATED_SET, default_world
 
     world = default_world()
-    suite = ShoppingSuite(world, "default")
+    suite = ShoppingSuite(world, GENERATED_SET)
     runs = Path(tempfile.mkdtemp(prefix="bench-mcp-"))
     rows: dict[str, dict[str, list[float]]] = {}
 
