@@ -10,12 +10,22 @@ from textual.widgets import DataTable, Static
 
 
 def current_keys(app: App) -> list[tuple[str, str]]:
-    """(key, what it does) for every binding active now, focused widget first, app last; unnamed ones skipped."""
+    """(key, what it does) for every shopbench binding active now, focused widget first, app last. Textual's own
+    keys (cursor movement, text editing, copy) are the usual ones and are left out."""
     keys = []
     for active in app.active_bindings.values():
-        if active.binding.description:
+        if active.binding.description and _declared_by_shopbench(active.node, active.binding):
             keys.append((app.get_key_display(active.binding), active.binding.description))
     return keys
+
+
+def _declared_by_shopbench(node: object, binding: Binding) -> bool:
+    for cls in type(node).__mro__:
+        for declared in cls.__dict__.get("BINDINGS", []):
+            key, action = (declared.key, declared.action) if isinstance(declared, Binding) else declared[:2]
+            if action == binding.action and binding.key in key.split(","):
+                return cls.__module__.startswith("shopbench_tui")
+    return False
 
 
 class HelpScreen(ModalScreen[None]):

@@ -13,6 +13,10 @@ from shopbench_tui.replay.screens import EpisodeListScreen, EpisodeScreen
 from shopbench_tui.runindex import EpisodeSummary, RunIndex, episode_key, load_run
 from shopbench_tui.scores import EpisodeScore, episode_scores, score_run
 
+SCORING = "scoring…"
+HELP_NOTES = ("Arrows move in lists; enter opens the highlighted episode. In an episode the score breakdown names the "
+              "failed constraints; c compares it with another episode of the same task (from any loaded run).")
+
 
 class ReplayApp(App):
     """`shopbench replay RUN [RUN ...] [--task ID]`."""
@@ -32,7 +36,7 @@ class ReplayApp(App):
         self.episodes: list[EpisodeSummary] = [e for run in self.runs for e in run.episodes]
         self.task_filter, self.scoring, self.world = task, score, world
         self.scores: dict[str, EpisodeScore] = {}
-        self.score_notes: dict[Path, str] = {run.run_dir: "scoring…" if score else "not scored" for run in self.runs}
+        self.score_notes: dict[Path, str] = {run.run_dir: SCORING if score else "not scored" for run in self.runs}
 
     def on_mount(self) -> None:
         task = self.task_filter
@@ -57,6 +61,9 @@ class ReplayApp(App):
             return None, "unfinished episode: not scored"
         score = self.scores.get(episode.key)
         return score, "" if score else self.score_notes.get(episode.run_dir, "not scored")
+
+    def pending_runs(self) -> frozenset[Path]:
+        return frozenset(run_dir for run_dir, note in self.score_notes.items() if note == SCORING)
 
     def run_summary(self) -> str:
         lines = []
@@ -90,4 +97,4 @@ class ReplayApp(App):
                 screen.scores_changed()
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen("replay", current_keys(self)))
+        self.push_screen(HelpScreen("replay", current_keys(self), HELP_NOTES))

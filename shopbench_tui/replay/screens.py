@@ -50,7 +50,7 @@ class EpisodeListScreen(Screen):
     def apply_filter(self, query: str) -> None:
         scores = self.app.scores
         self.shown = [e for e in self.app.episodes if matches(e, query, scores.get(e.key))]
-        self.query_one(EpisodeTable).show(self.shown, scores)
+        self.query_one(EpisodeTable).show(self.shown, scores, self.app.pending_runs())
         self.sub_title = f"{len(self.shown)} of {len(self.app.episodes)} episodes"
 
     def scores_changed(self) -> None:

@@ -66,7 +66,7 @@ class ResultsApp(App):
 
     def refresh_board(self) -> None:
         self.query_one("#notes", Static).update(
-            Text("\n".join(f"{run_dir}: {note}" for run_dir, note in self.notes.items()))
+            Text("\n".join(f"{run_dir.name}: {note}" for run_dir, note in self.notes.items()))
         )
         table = self.query_one("#board", DataTable)
         table.clear()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 from textual.widgets import DataTable
 
@@ -45,19 +47,21 @@ class EpisodeTable(DataTable):
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
         self.add_columns(*COLUMNS)
 
-    def show(self, episodes: list[EpisodeSummary], scores: dict[str, EpisodeScore]) -> None:
+    def show(self, episodes: list[EpisodeSummary], scores: dict[str, EpisodeScore],
+             pending: frozenset[Path] = frozenset()) -> None:
+        """`pending`: run directories still being scored (their rows show … until the scores arrive)."""
         cursor = self.cursor_row
         self.clear()
         for number, episode in enumerate(episodes):
             score = scores.get(episode.key)
-            self.add_row(*_cells(episode, score), key=str(number))
+            self.add_row(*_cells(episode, score, episode.run_dir in pending), key=str(number))
         if episodes:
             self.move_cursor(row=min(cursor, len(episodes) - 1))
 
 
-def _cells(episode: EpisodeSummary, score: EpisodeScore | None) -> tuple:
+def _cells(episode: EpisodeSummary, score: EpisodeScore | None, pending: bool) -> tuple:
     if score is None:
-        success, value = Text("…" if episode.end else "–", style="dim"), Text("")
+        success, value = Text("…" if pending and episode.end else "–", style="dim"), Text("")
     else:
         success = Text("yes", style="green") if score.success else Text("no", style="red")
         value = Text("" if score.value is None else f"{score.value:.2f}")

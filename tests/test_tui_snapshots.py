@@ -1,0 +1,102 @@
+"""Snapshots of the main screens (pytest-textual-snapshot). Regenerate with `--snapshot-update` only after
+reviewing the report. Timers are frozen (clock=0), runs are synthetic or played with fixed answers, sizes fixed."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from shopbench_tui.play import PlayApp
+from shopbench_tui.play.runner import build_play_server
+from shopbench_tui.play.screens import QuestionScreen, ShoppingScreen
+from shopbench_tui.replay import ReplayApp
+from shopbench_tui.results import ResultsApp
+from shopbench_tui.testing import write_synthetic_run
+
+SIZE = (150, 45)
+
+
+async def until(pilot, condition, limit: float = 60.0) -> None:
+    waited = 0.0
+    while not condition():
+        assert waited < limit, "the app did not get there"
+        await pilot.pause(0.05)
+        waited += 0.05
+
+
+async def idle(pilot) -> None:
+    """No tool call or scoring in flight (the connection worker lives as long as the app)."""
+    await pilot.pause()
+    await until(pilot, lambda: not any(w.is_running for w in pilot.app.workers if w.group != "connection"))
+    await pilot.pause()
+
+
+@pytest.fixture
+def runs(tmp_path: Path) -> tuple[Path, Path]:
+    return (write_synthetic_run(tmp_path / "run-a", episodes=12, steps=6, agent="model-a"),
+            write_synthetic_run(tmp_path / "run-b", episodes=12, steps=4, agent="model-b", seed=1))
+
+
+def test_replay_episode_list(snap_compare, runs) -> None:
+    assert snap_compare(ReplayApp(list(runs), score=False), terminal_size=SIZE)
+
+
+def test_replay_episode_steps(snap_compare, runs) -> None:
+    assert snap_compare(ReplayApp([runs[0]], score=False), press=["down", "enter", "_", "n"], terminal_size=SIZE)
+
+
+def test_replay_compare(snap_compare, runs) -> None:
+    app = ReplayApp(list(runs), task="shop-0001", score=False)
+    assert snap_compare(app, press=["enter", "_", "c", "_", "n"], terminal_size=SIZE)
+
+
+def test_replay_help(snap_compare, runs) -> None:
+    assert snap_compare(ReplayApp([runs[0]], score=False), press=["question_mark"], terminal_size=SIZE)
+
+
+def test_play_shopping_search(snap_compare, default_world, tmp_path: Path) -> None:
+    task = next(t for t in default_world.tasks("generated") if t.intent == "product")
+    app = PlayApp(build_play_server("shoppingbench", tmp_path / "runs"), tmp_path / "runs", player="snap",
+                  task_id=task.task_id, clock=lambda: 0.0)
+
+    async def search(pilot) -> None:
+        await until(pilot, lambda: isinstance(app.screen, ShoppingScreen))
+        app.screen.query_one("#q").value = task.targets[0].title[0]
+        app.screen.query_one("#q").focus()
+        await pilot.press("enter")
+        await idle(pilot)
+        await pilot.press("v")
+        await idle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=search)
+
+
+def test_play_question(snap_compare, tmp_path: Path) -> None:
+    app = PlayApp(build_play_server("intentionqa", tmp_path / "runs"), tmp_path / "runs", player="snap",
+                  benchmark="intentionqa", task_id="task1:FS_1", clock=lambda: 0.0)
+
+    async def ready(pilot) -> None:
+        await until(pilot, lambda: isinstance(app.screen, QuestionScreen))
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=ready)
+
+
+def test_results_scoreboard(snap_compare, tmp_path: Path) -> None:
+    from shopbench_tui.play.session import PlaySession
+
+    async def answer(runs: Path, player: str, answers: dict[str, str]) -> None:
+        from mcp import Client
+
+        async with Client(build_play_server("shopping-mmlu", runs), mode="legacy") as client:
+            session = PlaySession(client, player)
+            for task_id, text in answers.items():
+                await session.start(task_id, episode_id=f"{player}-{task_id}")
+                await session.act("submit_answer", {"answer": text})
+
+    asyncio.run(answer(tmp_path / "human-ana", "ana", {"sample-00": "1", "sample-01": "2", "sample-02": "0"}))
+    asyncio.run(answer(tmp_path / "human-ben", "ben", {"sample-00": "0", "sample-01": "1"}))
+    app = ResultsApp([tmp_path / "human-ana", tmp_path / "human-ben"])
+    assert snap_compare(app, terminal_size=SIZE, run_before=idle)
