@@ -17,7 +17,7 @@ import shutil
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from benchmarks.jsonl import DataFileError
 from mcp_server.search import lucene_runtime
@@ -29,8 +29,15 @@ _BATCH_LINES = 512
 _RAM_BUFFER_MB = 256.0
 _TMP_MARK = ".building-"
 
-LineAdder = Callable[[str], None]
-"""Adds the document of one source line to the index; raises BadRecord when the line is not a valid record."""
+
+class LineIndexer(Protocol):
+    """Turns source lines into Lucene documents; one per worker thread, each with its own reusable documents."""
+
+    def parse(self, line: str) -> Any:
+        """Pure Python (runs while other threads use Java); raises BadRecord when the line is not a valid record."""
+
+    def write(self, parsed: Any) -> None:
+        """Fill this indexer's Lucene document from `parsed` and add it; called holding lucene_runtime.java_lock."""
 
 
 class BadRecord(ValueError):
@@ -94,17 +101,74 @@ def english_analyzer() -> Any:
 def index_jsonl(
     source: Path,
     out_dir: Path,
-    make_adder: Callable[[Any], LineAdder],
+    make_indexer: Callable[[Any], LineIndexer],
     *,
     label: str,
     progress: bool,
-    threads: int | None = None,
+    threads: int = 2,
 ) -> int:
     """Index every non-blank line of `source` into a new index at `out_dir`; returns the number of documents.
 
-    `make_adder(writer)` is called once per worker thread and returns that thread's line adder (each thread keeps
-    its own reusable Lucene documents). The reader holds at most a few batches in memory, whatever the file size.
+    `make_indexer(writer)` is called once per worker thread. Java calls hold lucene_runtime.java_lock; parsing does
+    not, so one thread parses while another is in Java, and the reading thread decompresses. At most a few batches
+    of lines are in memory, whatever the file size.
     """
+    java_lock = lucene_runtime.java_lock
+    with java_lock:
+        writer = _open_writer(out_dir)
+    batches: queue.Queue[list[tuple[int, str]] | None] = queue.Queue(maxsize=threads * 4)
+    failures: list[BaseException] = []
+
+    def work() -> None:
+        indexers = []  # dropped before the thread detaches from the JVM
+        try:
+            with java_lock:
+                indexers.append(make_indexer(writer))
+            while (batch := batches.get()) is not None:
+                if failures:
+                    continue
+                for number, line in batch:
+                    try:
+                        parsed = indexers[0].parse(line)
+                    except BadRecord as error:
+                        raise DataFileError(source, number, str(error)) from None
+                    with java_lock:
+                        indexers[0].write(parsed)
+        except BaseException as error:  # handed to the reading thread, which raises it
+            failures.append(error)
+            while batches.get() is not None:  # keep draining so the reader never blocks
+                pass
+        finally:
+            with java_lock:
+                indexers.clear()
+            lucene_runtime.detach_thread()
+
+    workers = [threading.Thread(target=work, name=f"index-{label}-{i}", daemon=True) for i in range(threads)]
+    for worker in workers:
+        worker.start()
+    count = 0
+    try:
+        count = _feed(source, batches, failures, label=label, progress=progress)
+    finally:
+        for _ in workers:
+            batches.put(None)
+        for worker in workers:
+            worker.join()
+    with java_lock:
+        if failures:
+            writer.rollback()
+        else:
+            writer.commit()
+            writer.close()
+    if failures:
+        error = failures[0]
+        if isinstance(error, DataFileError):
+            raise error
+        raise RuntimeError(f"indexing {source} failed: {error}") from error
+    return count
+
+
+def _open_writer(out_dir: Path) -> Any:
     autoclass = lucene_runtime.autoclass
     config = autoclass("org.apache.lucene.index.IndexWriterConfig")(english_analyzer())
     config.setOpenMode(autoclass("org.apache.lucene.index.IndexWriterConfig$OpenMode").CREATE)
@@ -113,69 +177,34 @@ def index_jsonl(
     config.setUseCompoundFile(False)
     path = autoclass("java.nio.file.Paths").get(str(out_dir))
     directory = autoclass("org.apache.lucene.store.FSDirectory").open(path)
-    writer = autoclass("org.apache.lucene.index.IndexWriter")(directory, config)
+    return autoclass("org.apache.lucene.index.IndexWriter")(directory, config)
 
-    threads = threads or max(2, min(4, os.cpu_count() or 2))
-    batches: queue.Queue[list[tuple[int, str]] | None] = queue.Queue(maxsize=threads * 4)
-    failures: list[BaseException] = []
 
-    def work() -> None:
-        try:
-            add = make_adder(writer)
-            while (batch := batches.get()) is not None:
-                if not failures:
-                    for number, line in batch:
-                        try:
-                            add(line)
-                        except BadRecord as error:
-                            raise DataFileError(source, number, str(error)) from None
-        except BaseException as error:  # handed to the reading thread, which raises it
-            failures.append(error)
-            while batches.get() is not None:  # keep draining so the reader never blocks
-                pass
-        finally:
-            lucene_runtime.detach_thread()
-
-    workers = [threading.Thread(target=work, name=f"index-{label}-{i}", daemon=True) for i in range(threads)]
-    for worker in workers:
-        worker.start()
+def _feed(
+    source: Path, batches: queue.Queue, failures: list[BaseException], *, label: str, progress: bool
+) -> int:
+    """Read `source` (gzip or plain) into batches of (line number, line); returns the number of lines queued."""
     count = 0
-    try:
-        with _Progress(source, label, enabled=progress) as bar, open(source, "rb") as raw:
-            stream = gzip.GzipFile(fileobj=raw) if source.suffix == ".gz" else raw
-            lines = io.TextIOWrapper(stream, encoding="utf-8", newline="\n")
-            batch: list[tuple[int, str]] = []
-            number = 0
-            try:
-                for number, line in enumerate(lines, start=1):
-                    if line.strip():
-                        batch.append((number, line))
-                    if len(batch) == _BATCH_LINES:
-                        if failures:
-                            break
-                        batches.put(batch)
-                        count += len(batch)
-                        batch = []
-                        bar.update(count, raw.tell())
-            except UnicodeDecodeError:
-                raise DataFileError(source, number + 1, "not valid UTF-8") from None
-            batches.put(batch)
-            count += len(batch)
-    finally:
-        for _ in workers:
-            batches.put(None)
-        for worker in workers:
-            worker.join()
-    if failures:
-        writer.rollback()
-        error = failures[0]
-        if isinstance(error, DataFileError):
-            raise error
-        raise RuntimeError(f"indexing {source} failed: {error}") from error
-    writer.forceMerge(1)
-    writer.commit()
-    writer.close()
-    return count
+    with _Progress(source, label, enabled=progress) as bar, open(source, "rb") as raw:
+        stream = gzip.GzipFile(fileobj=raw) if source.suffix == ".gz" else raw
+        lines = io.TextIOWrapper(stream, encoding="utf-8", newline="\n")
+        batch: list[tuple[int, str]] = []
+        number = 0
+        try:
+            for number, line in enumerate(lines, start=1):
+                if line.strip():
+                    batch.append((number, line))
+                if len(batch) == _BATCH_LINES:
+                    if failures:
+                        return count
+                    batches.put(batch)
+                    count += len(batch)
+                    batch = []
+                    bar.update(count, raw.tell())
+        except UnicodeDecodeError:
+            raise DataFileError(source, number + 1, "not valid UTF-8") from None
+        batches.put(batch)
+        return count + len(batch)
 
 
 class _Progress:

@@ -14,14 +14,16 @@ class KnowledgeIndex:
 
     def __init__(self, index_dir: Path, content_hash: str) -> None:
         self.index_dir, self.content_hash = index_dir, content_hash
-        self._searcher = lucene_runtime.simple_searcher(index_dir)
+        with lucene_runtime.java_lock:
+            self._searcher = lucene_runtime.simple_searcher(index_dir)
+            self._count = self._searcher.get_total_num_docs()
 
     @classmethod
     def open_or_build(cls, corpus_path: Path, index_root: Path, *, progress: bool = True) -> KnowledgeIndex:
         corpus_path, index_root = Path(corpus_path), Path(index_root)
 
         def build(out_dir: Path) -> None:
-            index_build.index_jsonl(corpus_path, out_dir, _KnowledgeAdder, label="knowledge", progress=progress)
+            index_build.index_jsonl(corpus_path, out_dir, _KnowledgeIndexer, label="knowledge", progress=progress)
 
         index_dir, key = index_build.open_or_build(corpus_path, index_root, build)
         return cls(index_dir, key)
@@ -30,22 +32,21 @@ class KnowledgeIndex:
         """The best `max_results` documents for `q`, best first, as {url, title, content}."""
         if max_results < 1:
             return []
-        hits = self._searcher.search(lucene_runtime.java_string(q), max_results)
-        results = []
-        for hit in hits:
-            raw = hit.lucene_document.getBinaryValue("raw")
-            document = json.loads(bytes(raw.bytes)[raw.offset : raw.offset + raw.length])
-            results.append({"url": document["url"], "title": document["title"], "content": document["content"]})
-        return results
+        with lucene_runtime.java_lock:
+            hits = self._searcher.search(lucene_runtime.java_string(q), max_results)
+            raws = [hit.lucene_document.get("raw") for hit in hits]
+        documents = [json.loads(raw) for raw in raws]
+        return [{"url": d["url"], "title": d["title"], "content": d["content"]} for d in documents]
 
     def __len__(self) -> int:
-        return self._searcher.get_total_num_docs()
+        return self._count
 
     def close(self) -> None:
-        self._searcher.close()
+        with lucene_runtime.java_lock:
+            self._searcher.close()
 
 
-class _KnowledgeAdder:
+class _KnowledgeIndexer:
     """Turns corpus lines into Lucene documents (id = url; contents = title and content; the line stored raw)."""
 
     def __init__(self, writer: Any) -> None:
@@ -57,12 +58,12 @@ class _KnowledgeAdder:
             "id", autoclass("org.apache.lucene.util.BytesRef")(b"")
         )
         self._contents = autoclass("org.apache.lucene.document.TextField")("contents", "", store.NO)
-        self._raw = autoclass("org.apache.lucene.document.StoredField")("raw", b"")
+        self._raw = autoclass("org.apache.lucene.document.StoredField")("raw", "")
         self._document = autoclass("org.apache.lucene.document.Document")()
         for field in (self._id, self._id_sort, self._contents, self._raw):
             self._document.add(field)
 
-    def __call__(self, line: str) -> None:
+    def parse(self, line: str) -> tuple[str, str, str]:
         try:
             document = json.loads(line)
             url, title, content = document["url"], document["title"], document["content"]
@@ -72,8 +73,12 @@ class _KnowledgeAdder:
             raise index_build.BadRecord(f"not a {{url, title, content}} document: missing {error}") from None
         if not all(isinstance(value, str) for value in (url, title, content)):
             raise index_build.BadRecord("url, title and content must be strings")
+        return line, url, f"{title}\n{content}"
+
+    def write(self, parsed: tuple[str, str, str]) -> None:
+        line, url, contents = parsed
         self._id.setStringValue(lucene_runtime.java_string(url))
         self._id_sort.setBytesValue(url.encode("utf-8"))
-        self._contents.setStringValue(lucene_runtime.java_string(f"{title}\n{content}"))
-        self._raw.setBytesValue(line.encode("utf-8"))
+        self._contents.setStringValue(lucene_runtime.java_string(contents))
+        self._raw.setStringValue(lucene_runtime.java_string(line))
         self._writer.addDocument(self._document)

@@ -13,6 +13,11 @@ same way:
   time; openai>=2 refuses to build one without a key. The client is never used for BM25, so the import runs with a
   placeholder key that is removed again right after (no network is touched).
 
+Threads: pyjnius binds a Java method to its object by storing the object on the method descriptor, which every
+Python wrapper of that Java class shares (JavaMethod.__get__). Two threads calling the same method on different
+objects can each end up calling it on the other's object: a field value lands in the other thread's document, a
+clause in the other thread's query. So every sequence of calls on Java objects holds `java_lock`.
+
 Two ways to search, one engine: `lucene_searcher()` returns Pyserini's `LuceneSearcher` (importing it pulls in torch,
 transformers and scikit-learn: 10-25 s); `simple_searcher()` returns the Java `io.anserini.search.SimpleSearcher` that
 `LuceneSearcher` wraps and delegates every search to, at 0.3 s start-up. Serving uses the latter; tests check both
@@ -32,6 +37,9 @@ from typing import Any
 _VECTOR_MODULE_OPTION = "--add-modules=jdk.incubator.vector"
 _OPENAI_PLACEHOLDER_KEY = "unused-placeholder-for-pyserini-import"
 _NON_BMP = re.compile("[\U00010000-\U0010ffff]")
+
+java_lock = threading.RLock()
+"""Held around every sequence of calls on Java objects (see above)."""
 
 _start_lock = threading.Lock()
 _started = False

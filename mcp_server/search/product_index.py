@@ -40,14 +40,20 @@ class ProductIndex:
 
     def __init__(self, index_dir: Path, content_hash: str) -> None:
         self.index_dir, self.content_hash = index_dir, content_hash
+        with lucene_runtime.java_lock:
+            self._open()
+
+    def _open(self) -> None:
         autoclass = lucene_runtime.autoclass
         # Anserini's searcher (what pyserini's LuceneSearcher wraps) supplies the analyzer and BM25 parameters, and
         # looks products up by id. find() searches through a plain IndexSearcher with the same settings and the same
-        # tie-breaking sort (score, then `id`), so sorting and paging the kept hits stays in Java.
-        self._anserini = lucene_runtime.simple_searcher(index_dir)
+        # order (score, ties by `id`), so sorting and paging the kept hits stays in Java. The score is sorted as a
+        # DoubleValuesSource, not SortField.FIELD_SCORE: with the latter Lucene skips documents that cannot beat the
+        # 50th score, and so can drop one that ties it with a smaller id (seen in the oracle test).
+        self._anserini = lucene_runtime.simple_searcher(self.index_dir)
         self._analyzer = self._anserini.get_analyzer()
         reader = autoclass("org.apache.lucene.index.DirectoryReader").open(
-            autoclass("org.apache.lucene.store.FSDirectory").open(autoclass("java.nio.file.Paths").get(str(index_dir)))
+            autoclass("org.apache.lucene.store.FSDirectory").open(autoclass("java.nio.file.Paths").get(str(self.index_dir)))
         )
         self._searcher = autoclass("org.apache.lucene.search.IndexSearcher")(
             lucene_runtime.cast("org.apache.lucene.index.IndexReader", reader)
@@ -55,13 +61,16 @@ class ProductIndex:
         self._searcher.setSimilarity(self._anserini.get_similarity())
         sort, sort_field = autoclass("org.apache.lucene.search.Sort"), autoclass("org.apache.lucene.search.SortField")
         field_type = autoclass("org.apache.lucene.search.SortField$Type")
-        self._bm25_order = sort(sort_field.FIELD_SCORE, sort_field("id", field_type.STRING_VAL))
+        numeric_sort_field = autoclass("org.apache.lucene.search.SortedNumericSortField")
+        scores = autoclass("org.apache.lucene.search.DoubleValuesSource").SCORES
+        self._bm25_order = sort(scores.getSortField(True), sort_field("id", field_type.STRING_VAL))
         types = {"sold_count": field_type.LONG, "price": field_type.DOUBLE}
         rescorer = autoclass("org.apache.lucene.search.SortRescorer")
         self._rescorers = {}
         for name, (field, descending) in SORTS.items():
             # Sorting by (key, BM25 order) is exactly a stable sort by key of the BM25-ordered hits.
-            order = sort(sort_field(field, types[field], descending), *self._bm25_order.getSort())
+            key = (numeric_sort_field if field == "price" else sort_field)(field, types[field], descending)
+            order = sort(key, *self._bm25_order.getSort())
             self._rescorers[name] = (rescorer(order), order)
         self._top_docs = autoclass("org.apache.lucene.search.TopDocs")
         self._query_generator = autoclass("io.anserini.search.query.BagOfWordsQueryGenerator")()
@@ -79,7 +88,7 @@ class ProductIndex:
         catalog_path, index_root = Path(catalog_path), Path(index_root)
 
         def build(out_dir: Path) -> None:
-            index_build.index_jsonl(catalog_path, out_dir, _ProductAdder, label="catalog", progress=progress)
+            index_build.index_jsonl(catalog_path, out_dir, _ProductIndexer, label="catalog", progress=progress)
 
         index_dir, key = index_build.open_or_build(catalog_path, index_root, build)
         return cls(index_dir, key)
@@ -98,6 +107,20 @@ class ProductIndex:
         """One page (up to 10 products) of find_product, per SPEC §1.3; an invalid page gives []."""
         if isinstance(page, bool) or not isinstance(page, int) or not 1 <= page <= MAX_PAGE:
             return []
+        with lucene_runtime.java_lock:
+            raws = self._page_raws(q, page, shop_id, price_min, price_max, services, sort)
+        return [_card(json.loads(raw)["product"]) for raw in raws]
+
+    def _page_raws(
+        self,
+        q: str,
+        page: int,
+        shop_id: str | None,
+        price_min: float | None,
+        price_max: float | None,
+        services: Sequence[str],
+        sort: str,
+    ) -> list[str]:
         query = self._filtered_query(q, shop_id, price_min, price_max, services)
         kept = self._searcher.search(query, KEPT_HITS, self._bm25_order, True)
         order = self._bm25_order
@@ -107,7 +130,7 @@ class ProductIndex:
         kept = lucene_runtime.cast("org.apache.lucene.search.TopFieldDocs", kept)
         page_hits = self._top_docs.merge(order, (page - 1) * PAGE_SIZE, PAGE_SIZE, [kept]).scoreDocs
         stored = self._searcher.storedFields()
-        return [json.loads(stored.document(hit.doc).get("card")) for hit in page_hits]
+        return [stored.document(hit.doc).get("raw") for hit in page_hits]
 
     def _filtered_query(
         self, q: str, shop_id: str | None, price_min: float | None, price_max: float | None, services: Sequence[str]
@@ -132,23 +155,27 @@ class ProductIndex:
         for product_id in product_ids:
             if product_id in found:
                 continue
-            document = self._anserini.doc(lucene_runtime.java_string(product_id))
-            if document is not None:
-                raw = document.getBinaryValue("raw")
-                record = json.loads(bytes(raw.bytes)[raw.offset : raw.offset + raw.length])
-                found[product_id] = Product.model_validate(record["product"])
+            with lucene_runtime.java_lock:
+                document = self._anserini.doc(lucene_runtime.java_string(product_id))
+                raw = None if document is None else document.get("raw")
+            if raw is not None:
+                found[product_id] = Product.model_validate(json.loads(raw)["product"])
         return found
 
     def __len__(self) -> int:
         return self._count
 
     def close(self) -> None:
-        self._anserini.close()
-        self._searcher.getIndexReader().close()
+        with lucene_runtime.java_lock:
+            self._anserini.close()
+            self._searcher.getIndexReader().close()
 
 
+def _card(product: dict[str, Any]) -> dict[str, Any]:
+    return {name: product[name] for name in CARD_FIELDS}
 
-class _ProductAdder:
+
+class _ProductIndexer:
     """Turns official corpus lines into Lucene documents on one indexing thread.
 
     Lucene documents and fields are reused between lines (one document per set of services), so a line costs a
@@ -166,15 +193,12 @@ class _ProductAdder:
             "id", autoclass("org.apache.lucene.util.BytesRef")(b"")
         )
         self._contents = autoclass("org.apache.lucene.document.TextField")("contents", "", self._store.NO)
-        stored_field = autoclass("org.apache.lucene.document.StoredField")
-        self._raw = stored_field("raw", b"")
-        self._card = stored_field("card", "")
+        self._raw = autoclass("org.apache.lucene.document.StoredField")("raw", "")
         self._shop = self._string_field("shop_id", "", self._store.NO)
-        self._price = autoclass("org.apache.lucene.document.DoublePoint")("price", 0.0)
-        self._price_sort = autoclass("org.apache.lucene.document.DoubleDocValuesField")("price", 0.0)
-        self._sold_sort = autoclass("org.apache.lucene.document.NumericDocValuesField")("sold_count", 0)
-        self._fields = (self._id, self._id_sort, self._contents, self._raw, self._card, self._shop, self._price,
-                        self._price_sort, self._sold_sort)
+        # DoubleField = DoublePoint (range filter) + doc values (price sorts) in one field.
+        self._price = autoclass("org.apache.lucene.document.DoubleField")("price", 0.0, self._store.NO)
+        self._sold_count = autoclass("org.apache.lucene.document.NumericDocValuesField")("sold_count", 0)
+        self._fields = (self._id, self._id_sort, self._contents, self._raw, self._shop, self._price, self._sold_count)
         self._documents: dict[tuple[str, ...], Any] = {}
 
     def _document_for(self, services: tuple[str, ...]) -> Any:
@@ -188,29 +212,30 @@ class _ProductAdder:
             self._documents[services] = document
         return document
 
-    def __call__(self, line: str) -> None:
+    def parse(self, line: str) -> tuple[str, str, str, str, float, int, tuple[str, ...]]:
         try:
             record = json.loads(line)
             product = record["product"]
-            product_id, contents = record["id"], record["contents"]
-            card = {name: product[name] for name in CARD_FIELDS}
-            card["product_id"] = product_id
-            price, sold_count = float(card["price"]), int(card["sold_count"])
-            services = tuple(sorted(set(card["service"])))
+            product_id, contents, shop_id = record["id"], record["contents"], product["shop_id"]
+            price, sold_count = float(product["price"]), int(product["sold_count"])
+            services = tuple(sorted(set(product["service"])))
+            _card(product)  # find_product shows these fields: a record without them fails here, not at query time
         except json.JSONDecodeError as error:
             raise index_build.BadRecord(f"not valid JSON ({error.msg} at column {error.colno})") from None
         except (KeyError, TypeError, ValueError) as error:
             raise index_build.BadRecord(f"not an official corpus record: {error!r}") from None
-        if not all(isinstance(value, str) for value in (product_id, contents, card["shop_id"], *services)):
+        if not all(isinstance(value, str) for value in (product_id, contents, shop_id, *services)):
             raise index_build.BadRecord("id, contents, product.shop_id and product.service must be strings")
+        return line, product_id, contents, shop_id, price, sold_count, services
+
+    def write(self, parsed: tuple[str, str, str, str, float, int, tuple[str, ...]]) -> None:
+        line, product_id, contents, shop_id, price, sold_count, services = parsed
         java_string = lucene_runtime.java_string
         self._id.setStringValue(java_string(product_id))
         self._id_sort.setBytesValue(product_id.encode("utf-8"))
         self._contents.setStringValue(java_string(contents))
-        self._raw.setBytesValue(line.encode("utf-8"))
-        self._card.setStringValue(json.dumps(card))
-        self._shop.setStringValue(java_string(card["shop_id"]))
+        self._raw.setStringValue(java_string(line))
+        self._shop.setStringValue(java_string(shop_id))
         self._price.setDoubleValue(price)
-        self._price_sort.setDoubleValue(price)
-        self._sold_sort.setLongValue(sold_count)
+        self._sold_count.setLongValue(sold_count)
         self._writer.addDocument(self._document_for(services))
