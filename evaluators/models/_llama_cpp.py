@@ -37,9 +37,14 @@ from evaluators.models.base import (
 EMBEDDED = "smollm2"
 CHARS_PER_TOKEN = 3
 """Conservative estimate used to keep the prompt inside the context window without tokenizing twice."""
-THOUGHT_MAX_CHARS = 200
-ARGUMENT_MAX_CHARS = 120
+THOUGHT_MAX_CHARS = 120
+ARGUMENT_MAX_CHARS = 64
 REPACK_ENV = "SHOPBENCH_LLAMA_REPACK"
+FIRST_STEP_EXAMPLE = (
+    'Example: for the request "I want a blue backpack for college" the first reply is {"thought": "Search first.", '
+    '"name": "find_product", "arguments": {"q": "blue backpack for college", "page": 1}}'
+)
+"""Without it SmolLM2-135M mostly calls terminate at once; with it, it usually searches with the request's words."""
 
 _LOCK = threading.Lock()
 _LOADED: dict[tuple[str, int, int], Any] = {}
@@ -154,6 +159,8 @@ def describe_tools(tools: list[ToolSpec]) -> str:
         params = ", ".join(f"{name}{'' if name in required else '?'}" for name in properties)
         summary = tool.description.strip().split(". ")[0].rstrip(".")
         lines.append(f"- {tool.name}({params}): {summary}.")
+    if any(tool.name == "find_product" for tool in tools):
+        lines.append(FIRST_STEP_EXAMPLE)
     return "\n".join(lines)
 
 

