@@ -40,6 +40,7 @@ from mcp_server.trajectory import (
 )
 
 logger = logging.getLogger(__name__)
+_MANIFEST_LOCK = threading.Lock()
 
 DEFAULT_MAX_STEPS = 30
 QA_TOOLS = ("submit_answer",)
@@ -249,8 +250,14 @@ def ensure_manifest(
 ) -> None:
     """Write the run's manifest when it has none (a runner that made the dir wrote its own, which is kept)."""
     runs_dir = Path(runs_dir)
-    if (runs_dir / MANIFEST_FILE).exists():
-        return
+    with _MANIFEST_LOCK:  # episodes of concurrent clients start on worker threads and share this file
+        if not (runs_dir / MANIFEST_FILE).exists():
+            _write_first_manifest(runs_dir, suite=suite, agent=agent, max_steps=max_steps, world=world)
+
+
+def _write_first_manifest(
+    runs_dir: Path, *, suite: TaskSuite, agent: AgentInfo, max_steps: int, world: dict[str, Any] | None
+) -> None:
     write_manifest(
         runs_dir,
         RunManifest(
