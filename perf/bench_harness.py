@@ -51,7 +51,8 @@ def _stub(rest: str, options) -> ModelAPI:
 async def measure(tasks_per_intent: int, concurrency: int, work: Path) -> tuple[float, float, int]:
     FixedLatencyOracle.model_time = 0.0
     config = ShoppingRunConfig(model="fixed-latency-oracle", limit=tasks_per_intent, concurrency=concurrency,
-                               out=work / f"run-{tasks_per_intent}-{concurrency}", cache_path=work / "cache.sqlite")
+                               out=work / f"run-{tasks_per_intent}-{concurrency}",
+                               cache_path=work / f"cache-{tasks_per_intent}-{concurrency}.sqlite")
     began = time.perf_counter()
     result = await run_shoppingbench(config)
     wall = time.perf_counter() - began

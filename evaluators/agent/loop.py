@@ -87,10 +87,12 @@ async def run_episode(
     max_steps: int,
     prices: PriceTable | None = None,
     recorder: EpisodeRecorder | None = None,
+    listed_tools: list[Any] | None = None,
 ) -> EpisodeOutcome:
     """Play one task to its end. Model errors propagate (the caller decides about the unfinished episode).
-    `episode_id` None lets the server name the episode (a remote server whose runs dir may hold older runs)."""
-    listed = await session.list_tools()
+    `episode_id` None lets the server name the episode (a remote server whose runs dir may hold older runs).
+    `listed_tools` (the server's tool list, fetched once per run) saves a list_tools round trip per episode."""
+    listed = listed_tools if listed_tools is not None else (await session.list_tools()).tools
     start_meta: dict[str, Any] = {META_EPOCH: epoch, META_AGENT: agent.model_dump(mode="json")}
     if episode_id is not None:
         start_meta[META_EPISODE_ID] = episode_id
@@ -103,7 +105,7 @@ async def run_episode(
     allowed = set(info.get("tools") or [])
     tools = [
         ToolSpec(name=t.name, description=t.description or "", parameters=t.input_schema)
-        for t in listed.tools
+        for t in listed
         if t.name in allowed
     ]
     limit = min(max_steps, int(info.get("max_steps") or max_steps))

@@ -162,6 +162,14 @@ async def run_shoppingbench(config: ShoppingRunConfig, progress: ProgressSink | 
 
         server = build_server(world, [ShoppingSuite(world, task_set)], run_dir, max_steps=config.max_steps)
 
+    listing: dict[str, list[Any]] = {}
+
+    async def tools_of(session: Any) -> list[Any]:
+        """The server's tool list, fetched by the first episode and reused (it never changes during a run)."""
+        if "tools" not in listing:
+            listing["tools"] = (await session.list_tools()).tools
+        return listing["tools"]
+
     async def play(unit: WorkUnit) -> None:
         task: ShoppingTask = unit.payload
         context = EpisodeContext(episode_id=unit.episode_id, item_id=task.task_id, epoch=unit.epoch,
@@ -172,13 +180,13 @@ async def run_shoppingbench(config: ShoppingRunConfig, progress: ProgressSink | 
             async with in_process_session(server) as session:
                 await run_episode(session, model, protocol, task_id=task.task_id, episode_id=unit.episode_id,
                                   epoch=unit.epoch, agent=agent, config=episode_config, max_steps=config.max_steps,
-                                  prices=prices)
+                                  prices=prices, listed_tools=await tools_of(session))
             return
         recorder = LocalRecorder(run_dir, unit.episode_id, agent, unit.epoch, world_label)
         async with http_session(config.server_url, config.server_token) as session:
             await run_episode(session, model, protocol, task_id=task.task_id, episode_id=None, epoch=unit.epoch,
                               agent=agent, config=episode_config, max_steps=config.max_steps, prices=prices,
-                              recorder=recorder)
+                              recorder=recorder, listed_tools=await tools_of(session))
 
     try:
         summary = await run_episodes(run_dir, units, play, concurrency=config.concurrency, resume=config.resume,

@@ -7,6 +7,7 @@ that through `EpisodeContext` by calling `bind_episode`, which returns the model
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,5 +35,16 @@ class EpisodeBound:
 
 
 def bind_episode(model: ModelAPI, context: EpisodeContext) -> ModelAPI:
-    """The model to use for one episode: a per-episode instance for baselines, the shared backend otherwise."""
-    return model.for_episode(context) if isinstance(model, EpisodeBound) else model
+    """The model to use for one episode: a per-episode instance for baselines, the shared backend otherwise.
+    Wrappers (retries, cache: anything with an `inner` model) are copied around the bound inner model, so they
+    keep sharing their counters."""
+    if isinstance(model, EpisodeBound):
+        return model.for_episode(context)
+    inner = getattr(model, "inner", None)
+    if isinstance(inner, ModelAPI):
+        bound = bind_episode(inner, context)
+        if bound is not inner:
+            wrapper = copy.copy(model)
+            wrapper.inner = bound
+            return wrapper
+    return model

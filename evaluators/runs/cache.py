@@ -13,6 +13,7 @@ import json
 import os
 import sqlite3
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,7 @@ class ResponseCache:
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
         self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")  # a lost last entry after a power cut costs one model call
         self._db.execute("CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, output TEXT NOT NULL)")
         self._db.commit()
 
@@ -66,6 +68,14 @@ class ResponseCache:
             self._db.close()
 
 
+@dataclass
+class CacheCounts:
+    """Shared by the per-episode copies of one CachedModel (see bind_episode)."""
+
+    hits: int = 0
+    misses: int = 0
+
+
 class CachedModel(ModelAPI):
     """Answers repeated requests from the cache; counts hits and misses for the manifest."""
 
@@ -73,9 +83,16 @@ class CachedModel(ModelAPI):
         self.inner = inner
         self.spec = inner.spec
         self.cache = cache
-        self.hits = 0
-        self.misses = 0
+        self.counts = CacheCounts()
         self._identity = inner.identity()
+
+    @property
+    def hits(self) -> int:
+        return self.counts.hits
+
+    @property
+    def misses(self) -> int:
+        return self.counts.misses
 
     def identity(self) -> dict[str, Any]:
         return self._identity
@@ -87,9 +104,9 @@ class CachedModel(ModelAPI):
         key = cache_key(self._identity, config, messages, tools)
         stored = self.cache.get(key)
         if stored is not None:
-            self.hits += 1
+            self.counts.hits += 1
             return stored.model_copy(update={"cached": True, "latency_s": 0.0})
-        self.misses += 1
+        self.counts.misses += 1
         output = await self.inner.generate(messages, tools, config)
         self.cache.put(key, output)
         return output
