@@ -186,3 +186,19 @@ def test_merge_joins_shards_and_refuses_mismatches_and_duplicates(tmp_path):
         merge_runs([a, d], tmp_path / "m3")
     with pytest.raises(MergeError, match="already holds episodes"):
         merge_runs([a, b], tmp_path / "merged")
+
+
+async def test_episode_binding_reaches_a_baseline_inside_retry_and_cache_wrappers(tmp_path):
+    from benchmarks.shoppingbench.schema import ShoppingTask, Target
+    from evaluators.models import EpisodeContext, bind_episode, get_model
+    from evaluators.runs.cache import CachedModel, ResponseCache
+    from evaluators.runs.retry import RetryingModel
+
+    wrapped = CachedModel(RetryingModel(get_model("oracle")), ResponseCache(tmp_path / "c.sqlite"))
+    task = ShoppingTask(task_id="shop-0000", task_set="s", intent="shop", task_index=0, query="q",
+                        targets=[Target(product_id="a", title=["A"]), Target(product_id="b", title=["B"])])
+    bound = bind_episode(wrapped, EpisodeContext(episode_id="shop-0000-e0", item_id="shop-0000", gold=task))
+    assert bound is not wrapped and bound.cache is wrapped.cache
+    first = await bound.generate(CHAT, TOOLS)
+    assert first.tool_calls[0].name == "find_product" and first.tool_calls[0].arguments["q"] == "A"
+    assert wrapped.misses == 1  # counters are shared with the per-episode copy
