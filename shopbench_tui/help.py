@@ -6,7 +6,9 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
+
+from shopbench_tui.widgets.tables import grid
 
 
 def current_keys(app: App) -> list[tuple[str, str]]:
@@ -35,7 +37,6 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen { align: center middle; }
     HelpScreen > Vertical { width: 70; height: auto; max-height: 90%; border: thick $primary; background: $surface;
                             padding: 0 1; }
-    HelpScreen DataTable { height: auto; max-height: 30; }
     """
     BINDINGS = [Binding("escape,q,question_mark", "dismiss_help", "close help")]
 
@@ -46,11 +47,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(f"[b]{self.title_text}[/b] — keys", markup=True)
-            table: DataTable = DataTable(show_cursor=False)
-            table.add_columns("key", "action")
-            for key, description in self.keys:
-                table.add_row(key, description)
-            yield table
+            yield Static(grid(["key", "action"], self.keys))
             if self.notes:
                 yield Static(self.notes)
             yield Static("[dim]escape closes · the mouse works everywhere too[/dim]", markup=True)

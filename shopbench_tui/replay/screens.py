@@ -9,12 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Header, Input, OptionList, Static
+from textual.widgets import DataTable, Header, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from shopbench_tui.runindex import EpisodeSummary
 from shopbench_tui.widgets import EpisodePane, EpisodeTable
 from shopbench_tui.widgets.episodes import matches
+from shopbench_tui.widgets.keyhints import KeyHints
 
 if TYPE_CHECKING:
     from shopbench_tui.replay.app import ReplayApp
@@ -40,7 +41,7 @@ class EpisodeListScreen(Screen):
         yield Input(self.initial_filter, placeholder="filter: words, or intent:shop status:terminated success:no "
                     "task:… player:… run:…", id="filter")
         yield EpisodeTable(id="episodes")
-        yield Footer()
+        yield KeyHints(EpisodeListScreen, type(self.app))
 
     def on_mount(self) -> None:
         self.query_one("#run-summary", Static).update(self.app.run_summary())
@@ -91,7 +92,7 @@ class EpisodeScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield EpisodePane(self.episode)
-        yield Footer()
+        yield KeyHints(EpisodeScreen, type(self.app))
 
     def on_mount(self) -> None:
         self.sub_title = self.episode.episode_id
@@ -166,7 +167,7 @@ class CompareScreen(Screen):
         with Horizontal():
             yield EpisodePane(self.left, label="A · ", classes="compact", id="left")
             yield EpisodePane(self.right, label="B · ", classes="compact", id="right")
-        yield Footer()
+        yield KeyHints(CompareScreen, type(self.app))
 
     def on_mount(self) -> None:
         self.sub_title = f"task {self.left.task_id}"

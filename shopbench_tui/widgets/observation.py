@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.markup import escape
+from rich.console import Group
 from rich.text import Text
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from shopbench_tui.observations import cell, classify
 from shopbench_tui.widgets.products import ProductCard, ProductTable
+from shopbench_tui.widgets.tables import grid
 
 
 class ObservationView(VerticalScroll):
@@ -19,10 +20,6 @@ class ObservationView(VerticalScroll):
     DEFAULT_CSS = """
     ObservationView { height: 1fr; }
     ObservationView .obs-error { color: $error; }
-    ObservationView .web-title { text-style: bold; }
-    ObservationView .web-url { color: $text-muted; }
-    ObservationView .web-content { margin-bottom: 1; }
-    ObservationView DataTable { height: auto; }
     """
 
     async def show(self, observation: Any, is_error: bool = False) -> None:
@@ -41,15 +38,12 @@ def _widgets_for(observation: Any, is_error: bool):
         for product in view.value:
             yield ProductCard(product)
     elif view.kind == "web":
+        pages = []
         for page in view.value:
-            yield Static(Text(str(page.get("title", ""))), classes="web-title")
-            yield Static(escape(str(page.get("url", ""))), classes="web-url")
-            yield Static(Text(str(page.get("content", ""))), classes="web-content")
+            pages += [Text(str(page.get("title", "")), style="bold"), Text(str(page.get("url", "")), style="dim"),
+                      Text(str(page.get("content", "")) + "\n")]
+        yield Static(Group(*pages))
     elif view.kind == "mapping":
-        table: DataTable = DataTable(show_cursor=False)
-        table.add_columns("field", "value")
-        for key, value in view.value.items():
-            table.add_row(str(key), cell(value))
-        yield table
+        yield Static(grid(["field", "value"], [[str(k), cell(v)] for k, v in view.value.items()]))
     else:
         yield Static(Text(str(view.value)))

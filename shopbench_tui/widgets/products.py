@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.console import Group, RenderableType
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
 from shopbench_tui.observations import PRODUCT_ROW_FIELDS, cell
+from shopbench_tui.widgets.tables import grid
 
 
 class ProductTable(DataTable):
@@ -43,54 +43,41 @@ class ProductTable(DataTable):
         return str(row_key.value).split(":", 1)[1]
 
 
-class ProductCard(Vertical):
+class ProductCard(Static):
     """One product's details: what view_product_information returned, laid out for reading."""
 
     DEFAULT_CSS = """
     ProductCard { height: auto; border: round $primary-darken-2; padding: 0 1; margin-bottom: 1; }
-    ProductCard .card-title { text-style: bold; }
-    ProductCard .card-section { color: $text-muted; text-style: italic; margin-top: 1; }
-    ProductCard DataTable { height: auto; max-height: 12; }
     """
 
     def __init__(self, product: dict[str, Any], **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        super().__init__(card(product), **kwargs)
         self.product = product
 
-    def compose(self) -> ComposeResult:
-        product = self.product
-        head = Text(str(product.get("title") or product.get("product_id", "")), style="bold")
-        facts = [f"id {product.get('product_id', '?')}"]
-        for key in ("shop_id", "price", "sold_count", "brand", "category"):
-            if product.get(key) not in (None, ""):
-                facts.append(f"{key} {cell(product[key])}")
-        if product.get("service"):
-            facts.append("service " + cell(product["service"]))
-        yield Static(head, classes="card-title")
-        yield Static(" · ".join(facts))
-        for key in ("short_description", "description", "specification"):
-            if product.get(key):
-                yield Static(key.replace("_", " "), classes="card-section")
-                yield Static(Text(str(product[key])))
-        options = product.get("sku_options") or {}
-        if options:
-            yield Static("SKU options", classes="card-section")
-            yield _sku_table(options)
-        attributes = product.get("attributes") or {}
-        if attributes:
-            yield Static("attributes", classes="card-section")
-            table: DataTable = DataTable(show_cursor=False)
-            table.add_columns("attribute", "values")
-            for key, values in attributes.items():
-                table.add_row(key, cell(values))
-            yield table
+
+def card(product: dict[str, Any]) -> Group:
+    """Title, facts, descriptions, SKU options and attributes of one product."""
+    facts = [f"id {product.get('product_id', '?')}"]
+    for key in ("shop_id", "price", "sold_count", "brand", "category", "service"):
+        if product.get(key) not in (None, "", []):
+            facts.append(f"{key} {cell(product[key])}")
+    parts: list[RenderableType] = [
+        Text(str(product.get("title") or product.get("product_id", "")), style="bold"),
+        Text(" · ".join(facts)),
+    ]
+    for key in ("short_description", "description", "specification"):
+        if product.get(key):
+            parts += [_section(key.replace("_", " ")), Text(str(product[key]))]
+    options = product.get("sku_options") or {}
+    if options:
+        keys = list(dict.fromkeys(k for option in options.values() if isinstance(option, dict) for k in option))
+        rows = [[str(n), *(cell((o if isinstance(o, dict) else {}).get(k)) for k in keys)] for n, o in options.items()]
+        parts += [_section("SKU options"), grid(["option", *keys], rows)]
+    attributes = product.get("attributes") or {}
+    if attributes:
+        parts += [_section("attributes"), grid(["attribute", "values"], [[k, cell(v)] for k, v in attributes.items()])]
+    return Group(*parts)
 
 
-def _sku_table(options: dict[str, Any]) -> DataTable:
-    table: DataTable = DataTable(show_cursor=False)
-    keys = list(dict.fromkeys(key for option in options.values() if isinstance(option, dict) for key in option))
-    table.add_columns("option", *keys)
-    for number, option in options.items():
-        values = option if isinstance(option, dict) else {}
-        table.add_row(str(number), *(cell(values.get(key)) for key in keys))
-    return table
+def _section(title: str) -> Text:
+    return Text("\n" + title, style="italic dim")

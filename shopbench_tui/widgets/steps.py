@@ -10,6 +10,7 @@ from textual.widgets import DataTable, Static
 from mcp_server.trajectory import StepEvent, Trajectory
 from shopbench_tui.observations import arguments_text, cell
 from shopbench_tui.widgets.observation import ObservationView
+from shopbench_tui.widgets.tables import grid
 
 
 class StepList(DataTable):
@@ -38,7 +39,7 @@ class StepDetail(Vertical):
     """The selected step in full: thought, arguments (a table) and the observation in readable form."""
 
     DEFAULT_CSS = """
-    StepDetail { width: 2fr; height: 1fr; }
+    StepDetail { width: 2fr; height: 1fr; padding-left: 1; border-left: vkey $primary-darken-3; }
     StepDetail .step-head { text-style: bold; background: $boost; }
     StepDetail .step-thought { color: $text-muted; max-height: 8; overflow-y: auto; }
     StepDetail #step-arguments { height: auto; max-height: 8; }
@@ -47,24 +48,22 @@ class StepDetail(Vertical):
     def compose(self) -> ComposeResult:
         yield Static("", classes="step-head")
         yield Static("", classes="step-thought")
-        yield DataTable(id="step-arguments", show_cursor=False)
+        yield Static(id="step-arguments")
         yield ObservationView()
 
     async def show(self, step: StepEvent | None) -> None:
         head = self.query_one(".step-head", Static)
         thought = self.query_one(".step-thought", Static)
-        table = self.query_one("#step-arguments", DataTable)
-        table.clear(columns=True)
+        arguments = self.query_one("#step-arguments", Static)
         if step is None:
             head.update("no steps")
             thought.update("")
+            arguments.update("")
             await self.query_one(ObservationView).show("")
             return
         seconds = (step.ended_at - step.started_at).total_seconds()
         error = "  [error]" if step.is_error else ""
         head.update(Text(f"step {step.index + 1} · {step.tool} · {seconds:.2f} s{error}"))
         thought.update(Text("thought: " + step.thought) if step.thought else Text("(no thought recorded)"))
-        table.add_columns("argument", "value")
-        for key, value in step.arguments.items():
-            table.add_row(key, cell(value))
+        arguments.update(grid(["argument", "value"], [[key, cell(value)] for key, value in step.arguments.items()]))
         await self.query_one(ObservationView).show(step.observation, step.is_error)
