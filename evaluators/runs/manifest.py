@@ -8,13 +8,13 @@ informative and a change is noted rather than refused.
 from __future__ import annotations
 
 import hashlib
-import subprocess
 import uuid
 from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from mcp_server.episodes import git_revision
+from mcp_server.episodes import package_versions as installed_versions
 from mcp_server.trajectory import MANIFEST_FILE, RunManifest, read_manifest, write_manifest
 
 KEY_PACKAGES = (
@@ -32,32 +32,15 @@ DECISIVE_FIELDS = ("benchmark", "task_set", "agent", "parameters", "prompts", "w
 """Manifest fields that must match for a resume or a merge; `parameters.shard` is ignored when merging."""
 
 
+__all__ = [
+    "DECISIVE_FIELDS", "KEY_PACKAGES", "ManifestMismatch", "decisive", "differences", "git_revision", "new_run_id",
+    "open_run", "package_versions", "prompt_hashes", "update_notes",
+]
+
+
 def package_versions(names: tuple[str, ...] = KEY_PACKAGES) -> dict[str, str]:
-    versions = {}
-    for name in names:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            continue
-    return versions
-
-
-def git_revision(repo: Path | None = None) -> str | None:
-    """HEAD of the checkout shopbench runs from, with "-dirty" when it has uncommitted changes; None outside git."""
-    repo = repo or Path(__file__).resolve().parents[2]
-    try:
-        head = subprocess.run(
-            ["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, check=True
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=no"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return f"{head}-dirty" if dirty else head
+    """Installed versions of the packages that can change a run's results."""
+    return installed_versions(names)
 
 
 def prompt_hashes(prompts: dict[str, str]) -> dict[str, str]:
