@@ -20,8 +20,9 @@ from shopbench_tui.play.screens import (
     parse_options,
 )
 from shopbench_tui.play.widgets import BasketTable, StatusBar
+from shopbench_tui.replay import ReplayApp
 from shopbench_tui.scores import episode_scores, score_run
-from shopbench_tui.widgets import ObservationView, ProductCard, ProductTable, ScoreBreakdown
+from shopbench_tui.widgets import EpisodePane, ObservationView, ProductCard, ProductTable, ScoreBreakdown, StepList
 
 SIZE = (160, 50)
 
@@ -137,6 +138,15 @@ async def test_play_shopping_task_to_the_end(default_world, shop_task, tmp_path:
     assert read_manifest(runs).agent.kind == "human"
     (score,) = episode_scores(score_run(runs)).values()
     assert score.success and score.fields["shop"] == 1.0
+
+    replay = ReplayApp([runs])  # the human's episode reads back like any agent's, scored
+    async with replay.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: not any(w.is_running for w in replay.workers))
+        await pilot.press("enter")
+        await pilot.pause()
+        pane = replay.screen.query_one(EpisodePane)
+        assert pane.query_one(StepList).row_count == 6 and pane.summary.player == "human:ana"
+        assert pane.query_one(ScoreBreakdown).score.success
 
 
 async def test_play_question_item_with_option_keys(tmp_path: Path) -> None:
