@@ -118,17 +118,21 @@ async def run_shoppingbench(config: ShoppingRunConfig, progress: ProgressSink | 
     from mcp_server.shopping_suite import ShoppingSuite
     from mcp_server.world import GENERATED_SET, World, default_world
 
-    world = World.open(config.world) if config.world else default_world()
-    task_set = config.task_set or GENERATED_SET
-    tasks = select_tasks(world.tasks(task_set), config)
-    units = work_units(tasks, config.epochs)
+    protocol = get_protocol(config.protocol)  # bad options fail before the world is opened
     shard = parse_shard(config.shard) if config.shard else None
-    if shard:
-        units = shard.select(units)
-    protocol = get_protocol(config.protocol)
     options = ModelOptions(n_gpu_layers=config.n_gpu_layers, n_ctx=config.n_ctx, timeout_s=config.timeout_s,
                            seed=config.seed)
     prepared = prepare_model(config.model, options, cache=config.cache, cache_path=config.cache_path)
+    try:
+        world = World.open(config.world) if config.world else default_world()
+        task_set = config.task_set or GENERATED_SET
+        tasks = select_tasks(world.tasks(task_set), config)
+    except BaseException:
+        await prepared.aclose()
+        raise
+    units = work_units(tasks, config.epochs)
+    if shard:
+        units = shard.select(units)
     agent = agent_info(prepared)
     run_dir = Path(config.out) if config.out else default_run_dir(config.model)
     generate = GenerateConfig(temperature=config.temperature, max_tokens=config.max_tokens, top_p=config.top_p,
