@@ -2,8 +2,9 @@
 
 Shared by the product and knowledge indexes. An index lives in `index_root/<content hash of the source file>/`; it is
 written into a temporary sibling folder and renamed into place only when complete, so a killed build is never taken
-for a finished index. Lines are parsed and turned into Lucene documents on worker threads: pyjnius releases the GIL
-while Java runs, so Lucene's analysis and writing on one thread overlaps the Python work of another.
+for a finished index. Lines are parsed and turned into Lucene documents on worker threads: Java calls hold
+lucene_runtime.java_lock, JSON parsing does not, and pyjnius releases the GIL while Java runs, so Lucene's analysis
+on one thread overlaps parsing on another and gzip decompression on the reading thread.
 """
 
 from __future__ import annotations
@@ -51,11 +52,9 @@ def content_hash(path: Path) -> str:
     return digest.hexdigest()[:HASH_LENGTH]
 
 
-def open_or_build(
-    source: Path, index_root: Path, build: Callable[[Path], None], *, key: str | None = None
-) -> tuple[Path, str]:
+def open_or_build(source: Path, index_root: Path, build: Callable[[Path], None]) -> tuple[Path, str]:
     """The index folder for `source` (built by `build(tmp_dir)` if missing), and its content hash."""
-    key = key or content_hash(source)
+    key = content_hash(source)
     final = index_root / key
     if final.is_dir():
         return final, key
