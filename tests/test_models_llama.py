@@ -63,3 +63,12 @@ async def test_smollm2_plays_episodes_end_to_end_with_valid_calls(default_world,
         for step in trajectory.steps:
             assert step.tool in SHOPPING_TOOLS  # the grammar allows only real tools
             assert step.usage.output_tokens > 0 and step.usage.latency_s > 0
+
+
+def test_the_embedded_model_is_held_to_required_parameters():
+    schema = tool_call_schema(TOOLS, required_only=True)
+    find = schema["oneOf"][0]["properties"]["arguments"]
+    assert set(find["properties"]) == {"q", "page"}
+    calculate = schema["oneOf"][2]["properties"]["arguments"]
+    assert "expression" in calculate["properties"]  # a tool with no required parameter keeps them all
+    assert get_model("llama-cpp:smollm2").identity()["grammar"] == "required parameters only"

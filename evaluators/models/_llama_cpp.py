@@ -45,6 +45,10 @@ FIRST_STEP_EXAMPLE = (
     '"name": "find_product", "arguments": {"q": "blue backpack for college", "page": 1}}'
 )
 """Without it SmolLM2-135M mostly calls terminate at once; with it, it usually searches with the request's words."""
+REQUIRED_ONLY_DEFAULT = {EMBEDDED}
+"""Models whose grammar admits required parameters only: SmolLM2-135M fills every optional parameter with junk
+(shop_id "1234567890", price "415") and then repeats the failing call, so for it filters are left out. Other
+models get every parameter; `llama-cpp:<path>?required_only` (or ModelOptions.extra) opts in."""
 
 _LOCK = threading.Lock()
 _LOADED: dict[tuple[str, int, int], Any] = {}
@@ -108,11 +112,15 @@ def _weight_repacking(enabled: bool) -> Iterator[None]:
         low.llama_model_default_params = original
 
 
-def tool_call_schema(tools: list[ToolSpec]) -> dict[str, Any]:
-    """The JSON schema every constrained reply satisfies: one call to one of the tools, with optional reasoning."""
+def tool_call_schema(tools: list[ToolSpec], required_only: bool = False) -> dict[str, Any]:
+    """The JSON schema every constrained reply satisfies: one call to one of the tools, with optional reasoning.
+    `required_only` leaves out the optional parameters of tools that have required ones (see REQUIRED_ONLY)."""
     branches = []
     for tool in tools:
         arguments = _bounded(tool.parameters or {"type": "object", "properties": {}})
+        if required_only and arguments.get("required"):
+            keep = set(arguments["required"])
+            arguments["properties"] = {k: v for k, v in arguments.get("properties", {}).items() if k in keep}
         arguments.setdefault("additionalProperties", False)
         branches.append(
             {
@@ -203,13 +211,14 @@ def _fit(rendered: list[dict[str, str]], budget_chars: int) -> None:
 
 
 class LlamaCppModel(ModelAPI):
-    def __init__(self, spec: str, path: Path, n_ctx: int, n_gpu_layers: int) -> None:
+    def __init__(self, spec: str, path: Path, n_ctx: int, n_gpu_layers: int, required_only: bool = False) -> None:
         if not path.is_file():
             raise ModelSpecError(f"llama-cpp: no model file at {path}")
         self.spec = spec
         self.path = path
         self.n_ctx = n_ctx
         self.n_gpu_layers = n_gpu_layers
+        self.required_only = required_only
 
     def identity(self) -> dict[str, Any]:
         stat = self.path.stat()
@@ -220,6 +229,7 @@ class LlamaCppModel(ModelAPI):
             "size": stat.st_size,
             "sha256": file_sha256(str(self.path), stat.st_size, stat.st_mtime_ns),
             "n_ctx": self.n_ctx,
+            "grammar": "required parameters only" if self.required_only else "all parameters",
         }
 
     async def generate(
@@ -243,7 +253,7 @@ class LlamaCppModel(ModelAPI):
         if config.top_p is not None:
             request["top_p"] = config.top_p
         if tools:
-            request["grammar"] = _grammar(json.dumps(tool_call_schema(tools)))
+            request["grammar"] = _grammar(json.dumps(tool_call_schema(tools, self.required_only)))
         with _LOCK:
             began = time.perf_counter()
             response = llm.create_chat_completion(**request)
@@ -277,5 +287,9 @@ def parse_constrained_call(text: str, call_id: str) -> tuple[str, ToolCall]:
 
 @register_backend("llama-cpp", needs_argument=True, help="llama-cpp:<model.gguf | smollm2> (local, llama.cpp)")
 def _llama_cpp(rest: str, options: ModelOptions) -> ModelAPI:
-    path = embedded_model_path() if rest == EMBEDDED else Path(rest).expanduser()
-    return LlamaCppModel(f"llama-cpp:{rest}", path, options.n_ctx, options.n_gpu_layers)
+    name, _, flag = rest.partition("?")
+    if flag not in ("", "required_only"):
+        raise ModelSpecError(f"llama-cpp: unknown flag {flag!r} (known: required_only)")
+    path = embedded_model_path() if name == EMBEDDED else Path(name).expanduser()
+    required_only = bool(flag) or name in REQUIRED_ONLY_DEFAULT or bool(options.extra.get("required_only"))
+    return LlamaCppModel(f"llama-cpp:{rest}", path, options.n_ctx, options.n_gpu_layers, required_only)
