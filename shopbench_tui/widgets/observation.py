@@ -22,6 +22,15 @@ class ObservationView(VerticalScroll):
     ObservationView .obs-error { color: $error; }
     """
 
+    def __init__(self, observation: Any = None, is_error: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._initial = (observation, is_error)
+
+    def compose(self):
+        observation, is_error = self._initial
+        if observation is not None:
+            yield from _widgets_for(observation, is_error)
+
     async def show(self, observation: Any, is_error: bool = False) -> None:
         await self.remove_children()
         await self.mount_all(list(_widgets_for(observation, is_error)))

@@ -15,7 +15,7 @@ from shopbench_tui.widgets.steps import StepDetail, StepList
 
 
 class EpisodePane(Vertical):
-    """Parses the episode's steps when mounted (the list only read its first and last lines)."""
+    """Parses the episode's steps when composed (the list only read its first and last lines)."""
 
     DEFAULT_CSS = """
     EpisodePane { height: 1fr; }
@@ -32,6 +32,7 @@ class EpisodePane(Vertical):
         self.trajectory: Trajectory | None = None
 
     def compose(self) -> ComposeResult:
+        self.trajectory = self.summary.load()
         start, summary = self.summary.start, self.summary
         steps = "" if summary.steps is None else f" · {summary.steps} steps"
         head = f"{self.label}{summary.episode_id} · {start.task_id} · {start.intent or start.benchmark} · "
@@ -41,13 +42,11 @@ class EpisodePane(Vertical):
         yield ScoreBreakdown("scoring…")
         with Container(classes="pane-steps"):
             yield StepList()
-            yield StepDetail()
+            yield StepDetail(self.trajectory.steps[0] if self.trajectory.steps else None)
 
-    async def on_mount(self) -> None:
-        self.trajectory = self.summary.load()
+    def on_mount(self) -> None:
+        assert self.trajectory is not None
         self.query_one(StepList).show(self.trajectory)
-        if not self.trajectory.steps:
-            await self.query_one(StepDetail).show(None)
 
     async def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if not isinstance(event.data_table, StepList) or self.trajectory is None:

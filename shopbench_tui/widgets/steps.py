@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -45,25 +46,39 @@ class StepDetail(Vertical):
     StepDetail #step-arguments { height: auto; max-height: 8; }
     """
 
+    def __init__(self, step: StepEvent | None = None, **kwargs) -> None:
+        """`step`: shown from the start, composed in place (opening an episode then lays out once, not twice)."""
+        super().__init__(**kwargs)
+        self.step = step
+
     def compose(self) -> ComposeResult:
-        yield Static("", classes="step-head")
-        yield Static("", classes="step-thought")
-        yield Static(id="step-arguments")
-        yield ObservationView()
+        head, thought, arguments = _texts(self.step)
+        yield Static(head, classes="step-head")
+        yield Static(thought, classes="step-thought")
+        yield Static(arguments, id="step-arguments")
+        if self.step is None:
+            yield ObservationView()
+        else:
+            yield ObservationView(self.step.observation, self.step.is_error)
 
     async def show(self, step: StepEvent | None) -> None:
-        head = self.query_one(".step-head", Static)
-        thought = self.query_one(".step-thought", Static)
-        arguments = self.query_one("#step-arguments", Static)
-        if step is None:
-            head.update("no steps")
-            thought.update("")
-            arguments.update("")
-            await self.query_one(ObservationView).show("")
+        if step is not None and step is self.step:
             return
-        seconds = (step.ended_at - step.started_at).total_seconds()
-        error = "  [error]" if step.is_error else ""
-        head.update(Text(f"step {step.index + 1} · {step.tool} · {seconds:.2f} s{error}"))
-        thought.update(Text("thought: " + step.thought) if step.thought else Text("(no thought recorded)"))
-        arguments.update(grid(["argument", "value"], [[key, cell(value)] for key, value in step.arguments.items()]))
-        await self.query_one(ObservationView).show(step.observation, step.is_error)
+        self.step = step
+        head, thought, arguments = _texts(step)
+        self.query_one(".step-head", Static).update(head)
+        self.query_one(".step-thought", Static).update(thought)
+        self.query_one("#step-arguments", Static).update(arguments)
+        await self.query_one(ObservationView).show(step.observation if step else "", step.is_error if step else False)
+
+
+def _texts(step: StepEvent | None) -> tuple[RenderableType, RenderableType, RenderableType]:
+    """Head line, thought and arguments table of a step."""
+    if step is None:
+        return "no steps", "", ""
+    seconds = (step.ended_at - step.started_at).total_seconds()
+    error = "  [error]" if step.is_error else ""
+    head = Text(f"step {step.index + 1} · {step.tool} · {seconds:.2f} s{error}")
+    thought = Text("thought: " + step.thought) if step.thought else Text("(no thought recorded)")
+    arguments = grid(["argument", "value"], [[key, cell(value)] for key, value in step.arguments.items()])
+    return head, thought, arguments
