@@ -72,3 +72,19 @@ def test_the_embedded_model_is_held_to_required_parameters():
     calculate = schema["oneOf"][2]["properties"]["arguments"]
     assert "expression" in calculate["properties"]  # a tool with no required parameter keeps them all
     assert get_model("llama-cpp:smollm2").identity()["grammar"] == "required parameters only"
+
+
+async def test_a_long_history_is_trimmed_to_the_context_window():
+    from evaluators.models import GenerateConfig, ModelOptions
+
+    model = get_model("llama-cpp:smollm2", ModelOptions(n_ctx=1024))
+    hits = json.dumps([{"product_id": str(2449059468 + i), "shop_id": str(3001974 + i), "price": 59.0 + i}
+                       for i in range(40)])
+    messages = [ChatMessage(role="system", content="S"), ChatMessage(role="user", content="I want chips.")]
+    for i in range(3):
+        call = {"id": f"c{i}", "name": "find_product", "arguments": {"q": "chips", "page": i + 1}}
+        messages += [ChatMessage(role="assistant", content="", tool_calls=[call]),
+                     ChatMessage(role="tool", content=hits, tool_call_id=f"c{i}", name="find_product")]
+    output = await model.generate(messages, TOOLS, GenerateConfig(max_tokens=64))
+    assert output.usage.input_tokens <= 1024 - 64
+    assert output.tool_calls and output.tool_calls[0].name in SHOPPING_TOOLS

@@ -36,8 +36,9 @@ from evaluators.models.base import (
 
 EMBEDDED = "smollm2"
 CHARS_PER_TOKEN = 3
-"""Conservative estimate used to keep the prompt inside the context window without tokenizing twice."""
+"""A first cut by characters; the prompt is then measured in tokens and trimmed until it fits."""
 THOUGHT_MAX_CHARS = 120
+ELIDED = "Observation: (elided to fit the context window)"
 ARGUMENT_MAX_CHARS = 64
 REPACK_ENV = "SHOPBENCH_LLAMA_REPACK"
 FIRST_STEP_EXAMPLE = (
@@ -200,14 +201,32 @@ def render_messages(messages: list[ChatMessage], tools: list[ToolSpec] | None, b
 
 def _fit(rendered: list[dict[str, str]], budget_chars: int) -> None:
     """Elide observations oldest first (never the system prompt, the instruction, or the last turn)."""
-    total = sum(len(turn["content"]) for turn in rendered)
+    while sum(len(turn["content"]) for turn in rendered) > budget_chars and _elide_oldest(rendered):
+        pass
+
+
+def _elide_oldest(rendered: list[dict[str, str]]) -> bool:
+    """Replace the oldest observation still shown; False when none is left to elide."""
     for turn in rendered[2:-1]:
-        if total <= budget_chars:
-            return
-        if turn["role"] == "user" and turn["content"].startswith("Observation"):
-            total -= len(turn["content"])
-            turn["content"] = "Observation: (elided to fit the context window)"
-            total += len(turn["content"])
+        if turn["role"] == "user" and turn["content"].startswith("Observation from"):
+            turn["content"] = ELIDED
+            return True
+    return False
+
+
+def _trim_to_tokens(llm: Any, rendered: list[dict[str, str]], limit: int) -> None:
+    """Elide old observations, then cut the latest turn, until the prompt fits `limit` tokens."""
+    while _prompt_tokens(llm, rendered) > limit and _elide_oldest(rendered):
+        pass
+    while (excess := _prompt_tokens(llm, rendered) - limit) > 0 and len(rendered[-1]["content"]) > 200:
+        content = rendered[-1]["content"]
+        keep = max(200, int(len(content) * (1 - excess / max(limit, 1))) - 100)
+        rendered[-1]["content"] = content[:keep] + " …(cut to fit the context window)"
+
+
+def _prompt_tokens(llm: Any, rendered: list[dict[str, str]]) -> int:
+    """Tokens of the rendered chat (contents plus a few per turn for the template's markers)."""
+    return sum(len(llm.tokenize(turn["content"].encode(), add_bos=False)) + 5 for turn in rendered)
 
 
 class LlamaCppModel(ModelAPI):
@@ -242,9 +261,10 @@ class LlamaCppModel(ModelAPI):
         self, messages: list[ChatMessage], tools: list[ToolSpec] | None, config: GenerateConfig
     ) -> ModelOutput:
         llm = _load(self.path, self.n_ctx, self.n_gpu_layers)
-        budget = (self.n_ctx - config.max_tokens) * CHARS_PER_TOKEN
+        rendered = render_messages(messages, tools, (self.n_ctx - config.max_tokens) * CHARS_PER_TOKEN)
+        _trim_to_tokens(llm, rendered, self.n_ctx - config.max_tokens - 16)
         request: dict[str, Any] = {
-            "messages": render_messages(messages, tools, budget),
+            "messages": rendered,
             "temperature": config.temperature,
             "max_tokens": config.max_tokens,
             "seed": config.seed,
