@@ -229,6 +229,21 @@ def test_leftovers_of_a_killed_build_are_never_used(tmp_path: Path) -> None:
     index.close()
 
 
+def test_an_index_in_an_older_layout_is_rebuilt(tmp_path: Path) -> None:
+    """find() relies on one segment sorted by id; an index folder written otherwise is replaced, not trusted."""
+    from mcp_server.search import index_build
+    from mcp_server.search.product_index import _ProductIndexer
+
+    catalog = tmp_path / "catalog.jsonl"
+    write_jsonl(catalog, [CorpusRecord.of(p) for p in WIDGETS[:30]])
+    stale = tmp_path / "index" / index_build.content_hash(catalog)
+    index_build.index_jsonl(catalog, stale, _ProductIndexer, label="old", progress=False)  # unsorted layout
+    index = ProductIndex.open_or_build(catalog, tmp_path / "index", progress=False)
+    assert index.index_dir == stale
+    assert ids(index.find("widget")) == [f"w{i:03d}" for i in range(10)]
+    index.close()
+
+
 def test_a_bad_catalog_line_names_file_and_line_and_leaves_no_index(tmp_path: Path) -> None:
     catalog = tmp_path / "catalog.jsonl"
     lines = [json.dumps(CorpusRecord.of(p).model_dump()) for p in (WIDGETS * 6)[:700]]

@@ -52,12 +52,21 @@ def content_hash(path: Path) -> str:
     return digest.hexdigest()[:HASH_LENGTH]
 
 
-def open_or_build(source: Path, index_root: Path, build: Callable[[Path], None]) -> tuple[Path, str]:
-    """The index folder for `source` (built by `build(tmp_dir)` if missing), and its content hash."""
+def open_or_build(
+    source: Path,
+    index_root: Path,
+    build: Callable[[Path], None],
+    *,
+    is_current: Callable[[Path], bool] = lambda index_dir: True,
+) -> tuple[Path, str]:
+    """The index folder for `source` (built by `build(tmp_dir)` if missing, or if `is_current` says an existing one
+    was written in an older layout), and its content hash."""
     key = content_hash(source)
     final = index_root / key
     if final.is_dir():
-        return final, key
+        if is_current(final):
+            return final, key
+        shutil.rmtree(final)
     index_root.mkdir(parents=True, exist_ok=True)
     _remove_abandoned_builds(index_root, key)
     tmp = index_root / f".{key}{_TMP_MARK}{os.getpid()}-{threading.get_ident()}"
@@ -105,16 +114,18 @@ def index_jsonl(
     label: str,
     progress: bool,
     threads: int = 2,
+    sort_by: str | None = None,
 ) -> int:
     """Index every non-blank line of `source` into a new index at `out_dir`; returns the number of documents.
 
     `make_indexer(writer)` is called once per worker thread. Java calls hold lucene_runtime.java_lock; parsing does
     not, so one thread parses while another is in Java, and the reading thread decompresses. At most a few batches
-    of lines are in memory, whatever the file size.
+    of lines are in memory, whatever the file size. With `sort_by` (a SortedDocValues field the indexer writes) the
+    index ends as one segment whose documents are in that field's order, so Lucene's document order is that order.
     """
     java_lock = lucene_runtime.java_lock
     with java_lock:
-        writer = _open_writer(out_dir)
+        writer = _open_writer(out_dir, sort_by)
     batches: queue.Queue[list[tuple[int, str]] | None] = queue.Queue(maxsize=threads * 4)
     failures: list[BaseException] = []
 
@@ -157,6 +168,8 @@ def index_jsonl(
         if failures:
             writer.rollback()
         else:
+            if sort_by is not None:
+                writer.forceMerge(1)
             writer.commit()
             writer.close()
     if failures:
@@ -167,9 +180,20 @@ def index_jsonl(
     return count
 
 
-def _open_writer(out_dir: Path) -> Any:
+def index_order(field: str) -> Any:
+    """The Lucene index sort that puts documents in the order of the SortedDocValues field `field`."""
+    autoclass = lucene_runtime.autoclass
+    sort_field = autoclass("org.apache.lucene.search.SortField")
+    return autoclass("org.apache.lucene.search.Sort")(
+        sort_field(field, autoclass("org.apache.lucene.search.SortField$Type").STRING)
+    )
+
+
+def _open_writer(out_dir: Path, sort_by: str | None) -> Any:
     autoclass = lucene_runtime.autoclass
     config = autoclass("org.apache.lucene.index.IndexWriterConfig")(english_analyzer())
+    if sort_by is not None:
+        config.setIndexSort(index_order(sort_by))
     config.setOpenMode(autoclass("org.apache.lucene.index.IndexWriterConfig$OpenMode").CREATE)
     config.setSimilarity(autoclass("org.apache.lucene.search.similarities.BM25Similarity")())
     config.setRAMBufferSizeMB(_RAM_BUFFER_MB)

@@ -31,6 +31,9 @@ SORTS: dict[str, tuple[str, bool]] = {
 }
 """find_product's sort values: (doc-values field, descending). Any other value (e.g. "default") keeps BM25 order."""
 
+ID_ORDER = "id_order"
+"""SortedDocValues copy of `id` the index is sorted by (the `id` doc values stay binary, as Anserini reads them)."""
+
 CARD_FIELDS = ("product_id", "shop_id", "title", "price", "service", "sold_count")
 """What find_product shows of each hit."""
 
@@ -46,10 +49,10 @@ class ProductIndex:
     def _open(self) -> None:
         autoclass = lucene_runtime.autoclass
         # Anserini's searcher (what pyserini's LuceneSearcher wraps) supplies the analyzer and BM25 parameters, and
-        # looks products up by id. find() searches through a plain IndexSearcher with the same settings and the same
-        # order (score, ties by `id`), so sorting and paging the kept hits stays in Java. The score is sorted as a
-        # DoubleValuesSource, not SortField.FIELD_SCORE: with the latter Lucene skips documents that cannot beat the
-        # 50th score, and so can drop one that ties it with a smaller id (seen in the oracle test).
+        # looks products up by id. find() searches the same reader through a plain IndexSearcher with the same
+        # settings: the index is one segment sorted by id, so Lucene's own order (score, then document number) is
+        # Anserini's (score, then id), and its top-50 search, which skips documents that cannot make the top 50, keeps
+        # the right one of tied documents. Sorting and paging the kept hits stays in Java.
         self._anserini = lucene_runtime.simple_searcher(self.index_dir)
         self._analyzer = self._anserini.get_analyzer()
         reader = autoclass("org.apache.lucene.index.DirectoryReader").open(
@@ -62,15 +65,13 @@ class ProductIndex:
         sort, sort_field = autoclass("org.apache.lucene.search.Sort"), autoclass("org.apache.lucene.search.SortField")
         field_type = autoclass("org.apache.lucene.search.SortField$Type")
         numeric_sort_field = autoclass("org.apache.lucene.search.SortedNumericSortField")
-        scores = autoclass("org.apache.lucene.search.DoubleValuesSource").SCORES
-        self._bm25_order = sort(scores.getSortField(True), sort_field("id", field_type.STRING_VAL))
         types = {"sold_count": field_type.LONG, "price": field_type.DOUBLE}
         rescorer = autoclass("org.apache.lucene.search.SortRescorer")
         self._rescorers = {}
         for name, (field, descending) in SORTS.items():
             # Sorting by (key, BM25 order) is exactly a stable sort by key of the BM25-ordered hits.
             key = (numeric_sort_field if field == "price" else sort_field)(field, types[field], descending)
-            order = sort(key, *self._bm25_order.getSort())
+            order = sort(key, sort_field.FIELD_SCORE, sort_field.FIELD_DOC)
             self._rescorers[name] = (rescorer(order), order)
         self._top_docs = autoclass("org.apache.lucene.search.TopDocs")
         self._query_generator = autoclass("io.anserini.search.query.BagOfWordsQueryGenerator")()
@@ -88,9 +89,11 @@ class ProductIndex:
         catalog_path, index_root = Path(catalog_path), Path(index_root)
 
         def build(out_dir: Path) -> None:
-            index_build.index_jsonl(catalog_path, out_dir, _ProductIndexer, label="catalog", progress=progress)
+            index_build.index_jsonl(
+                catalog_path, out_dir, _ProductIndexer, label="catalog", progress=progress, sort_by=ID_ORDER
+            )
 
-        index_dir, key = index_build.open_or_build(catalog_path, index_root, build)
+        index_dir, key = index_build.open_or_build(catalog_path, index_root, build, is_current=_is_sorted_by_id)
         return cls(index_dir, key)
 
     def find(
@@ -122,13 +125,15 @@ class ProductIndex:
         sort: str,
     ) -> list[str]:
         query = self._filtered_query(q, shop_id, price_min, price_max, services)
-        kept = self._searcher.search(query, KEPT_HITS, self._bm25_order, True)
-        order = self._bm25_order
+        kept = self._searcher.search(query, KEPT_HITS)
+        start = (page - 1) * PAGE_SIZE
         if sort in self._rescorers:
             rescorer, order = self._rescorers[sort]
-            kept = rescorer.rescore(self._searcher, kept, KEPT_HITS)
-        kept = lucene_runtime.cast("org.apache.lucene.search.TopFieldDocs", kept)
-        page_hits = self._top_docs.merge(order, (page - 1) * PAGE_SIZE, PAGE_SIZE, [kept]).scoreDocs
+            resorted = rescorer.rescore(self._searcher, kept, KEPT_HITS)
+            resorted = lucene_runtime.cast("org.apache.lucene.search.TopFieldDocs", resorted)
+            page_hits = self._top_docs.merge(order, start, PAGE_SIZE, [resorted]).scoreDocs
+        else:
+            page_hits = self._top_docs.merge(start, PAGE_SIZE, [kept]).scoreDocs
         stored = self._searcher.storedFields()
         return [stored.document(hit.doc).get("raw") for hit in page_hits]
 
@@ -171,6 +176,24 @@ class ProductIndex:
             self._searcher.getIndexReader().close()
 
 
+def _is_sorted_by_id(index_dir: Path) -> bool:
+    """Whether the index has the layout find() relies on (one segment, documents in id order)."""
+    autoclass = lucene_runtime.autoclass
+    with lucene_runtime.java_lock:
+        path = autoclass("java.nio.file.Paths").get(str(index_dir))
+        reader = autoclass("org.apache.lucene.index.DirectoryReader").open(
+            autoclass("org.apache.lucene.store.FSDirectory").open(path)
+        )
+        try:
+            leaves = reader.leaves()
+            if leaves.size() != 1:
+                return False
+            sort = leaves.get(0).reader().getMetaData().getSort()
+            return sort is not None and sort.toString() == index_build.index_order(ID_ORDER).toString()
+        finally:
+            reader.close()
+
+
 def _card(product: dict[str, Any]) -> dict[str, Any]:
     return {name: product[name] for name in CARD_FIELDS}
 
@@ -192,13 +215,17 @@ class _ProductIndexer:
         self._id_sort = autoclass("org.apache.lucene.document.BinaryDocValuesField")(
             "id", autoclass("org.apache.lucene.util.BytesRef")(b"")
         )
+        self._id_order = autoclass("org.apache.lucene.document.SortedDocValuesField")(
+            ID_ORDER, autoclass("org.apache.lucene.util.BytesRef")(b"")
+        )
         self._contents = autoclass("org.apache.lucene.document.TextField")("contents", "", self._store.NO)
         self._raw = autoclass("org.apache.lucene.document.StoredField")("raw", "")
         self._shop = self._string_field("shop_id", "", self._store.NO)
         # DoubleField = DoublePoint (range filter) + doc values (price sorts) in one field.
         self._price = autoclass("org.apache.lucene.document.DoubleField")("price", 0.0, self._store.NO)
         self._sold_count = autoclass("org.apache.lucene.document.NumericDocValuesField")("sold_count", 0)
-        self._fields = (self._id, self._id_sort, self._contents, self._raw, self._shop, self._price, self._sold_count)
+        self._fields = [self._id, self._id_sort, self._id_order, self._contents, self._raw, self._shop]
+        self._fields += [self._price, self._sold_count]
         self._documents: dict[tuple[str, ...], Any] = {}
 
     def _document_for(self, services: tuple[str, ...]) -> Any:
@@ -232,7 +259,9 @@ class _ProductIndexer:
         line, product_id, contents, shop_id, price, sold_count, services = parsed
         java_string = lucene_runtime.java_string
         self._id.setStringValue(java_string(product_id))
-        self._id_sort.setBytesValue(product_id.encode("utf-8"))
+        id_bytes = product_id.encode("utf-8")
+        self._id_sort.setBytesValue(id_bytes)
+        self._id_order.setBytesValue(id_bytes)
         self._contents.setStringValue(java_string(contents))
         self._raw.setStringValue(java_string(line))
         self._shop.setStringValue(java_string(shop_id))
