@@ -101,15 +101,19 @@ class ShopbenchServer(MCPServer):
     def __init__(self, state: ServerState) -> None:
         super().__init__(SERVER_NAME, instructions=MCP_AGENT_INSTRUCTIONS, log_level="WARNING")
         self.state = state
+        self._tool_list: list[MCPTool] | None = None
 
     async def list_tools(self) -> list[MCPTool]:
-        tools = await super().list_tools()
-        specs = [(spec.name, spec.description, spec.arguments) for spec in SHOPPING_TOOLS.values()]
-        specs.append(("submit_answer", SUBMIT_ANSWER_DESCRIPTION, SubmitAnswerArgs))
-        return tools + [
-            MCPTool(name=name, description=description, input_schema=model.model_json_schema())
-            for name, description, model in specs
-        ]
+        """The tool list, built once: every episode lists tools, and regenerating the schemas cost ~16 ms each."""
+        if self._tool_list is None:
+            tools = await super().list_tools()
+            specs = [(spec.name, spec.description, spec.arguments) for spec in SHOPPING_TOOLS.values()]
+            specs.append(("submit_answer", SUBMIT_ANSWER_DESCRIPTION, SubmitAnswerArgs))
+            self._tool_list = tools + [
+                MCPTool(name=name, description=description, input_schema=model.model_json_schema())
+                for name, description, model in specs
+            ]
+        return list(self._tool_list)
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None) -> Any:
         if self._tool_manager.get_tool(name) is not None:

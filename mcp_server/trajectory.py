@@ -11,7 +11,6 @@ scorers, reports and replay treat them alike. `shopbench schema` exports it as J
 from __future__ import annotations
 
 import json
-import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -141,7 +140,8 @@ class RunManifest(BaseModel):
 
 
 class TrajectoryWriter:
-    """Appends events to one episode file, flushing each so a crash loses at most the step in flight."""
+    """Appends events to one episode file, flushing each so a crashed or killed process loses at most the step in
+    flight. (No fsync per event: it cost ~5 ms a step and guards only against the whole machine going down.)"""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -156,7 +156,6 @@ class TrajectoryWriter:
         with open(self.path, "a", encoding="utf-8") as handle:
             handle.write(lines)
             handle.flush()
-            os.fsync(handle.fileno())
 
 
 def episode_path(run_dir: Path, episode_id: str) -> Path:
