@@ -27,13 +27,20 @@ def register(app: typer.Typer) -> None:
         token: str | None = typer.Option(None, "--token", envvar="SHOPBENCH_TOKEN",
                                          help="HTTP: require Authorization: Bearer TOKEN on every request."),
         max_steps: int = typer.Option(30, "--max-steps", min=1, help="Steps per episode."),
+        benchmarks: list[str] = typer.Option(["shoppingbench"], "--benchmark",
+                                             help="Benchmark to serve (repeatable): shoppingbench, shopping-mmlu, "
+                                             "intentionqa, session-intent."),
+        items: Path | None = typer.Option(None, "--items", help="Question items file (one question benchmark)."),
+        prompting: str = typer.Option("zero-shot", "--prompting", help="Question prompt style (zero-shot, cot)."),
     ) -> None:
         """Serve the shopping sandbox to MCP clients (Claude Code, Claude Desktop, agents).
 
-        Examples: `shopbench serve` (stdio) · `shopbench serve --transport http --port 8765`
+        Examples: `shopbench serve` (stdio) · `shopbench serve --transport http --port 8765` ·
+        `shopbench serve --benchmark shoppingbench --benchmark intentionqa`
         """
         import anyio
 
+        from mcp_server.qa_suites import qa_suites
         from mcp_server.server import build_server, is_loopback, serve_http, serve_stdio, stdout_to_stderr
         from mcp_server.shopping_suite import ShoppingSuite
         from mcp_server.world import GENERATED_SET
@@ -42,13 +49,22 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(f"binding {host} exposes the server beyond this machine; pass --token",
                                      param_hint="--token")
         runs_dir = runs or Path("runs") / f"serve-{datetime.now():%Y%m%d-%H%M%S}"
+        questions = [name for name in dict.fromkeys(benchmarks) if name != "shoppingbench"]
+        loaded = None
+        suites = []
         with stdout_to_stderr():
-            try:
-                loaded = _open_world(world)
-                suite = ShoppingSuite(loaded, tasks or GENERATED_SET)
-            except (FileNotFoundError, KeyError) as error:
-                raise typer.BadParameter(str(error).strip("'\""), param_hint="--world/--tasks") from None
-        server = build_server(loaded, [suite], runs_dir, max_steps=max_steps,
+            if "shoppingbench" in benchmarks:
+                try:
+                    loaded = _open_world(world)
+                    suites.append(ShoppingSuite(loaded, tasks or GENERATED_SET))
+                except (FileNotFoundError, KeyError) as error:
+                    raise typer.BadParameter(str(error).strip("'\""), param_hint="--world/--tasks") from None
+            if questions:
+                try:
+                    suites.extend(qa_suites(questions, items, prompting))
+                except (KeyError, ValueError) as error:
+                    raise typer.BadParameter(str(error).strip("'\""), param_hint="--benchmark/--items") from None
+        server = build_server(loaded, suites, runs_dir, max_steps=max_steps,
                               single_client=transport is Transport.stdio)
         if transport is Transport.stdio:
             anyio.run(serve_stdio, server)
