@@ -1,14 +1,13 @@
-"""What the three question benchmarks share: the prompt a question becomes, and one scored answer.
+"""What the question benchmarks share: the prompt a question becomes, and one scored answer.
 
 Shopping MMLU, IntentionQA and SessionIntentBench each ask a model one question per item and parse its raw text.
 The benchmark packages describe their prompts as `QuestionPrompt` (no model types here: this layer makes no model
-calls) and their per-item results as `ItemScore`, so one runner and one scorer protocol serve all three.
+calls) and their per-item results as `ItemScore`, so one runner and one scorer serve them all, and any question
+benchmark registered later (benchmarks.registry).
 """
 
 from __future__ import annotations
 
-import difflib
-import importlib
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -20,7 +19,7 @@ Prompting = Literal["zero-shot", "few-shot", "cot", "cot-sc"]
 PROMPTINGS: tuple[Prompting, ...] = ("zero-shot", "few-shot", "cot", "cot-sc")
 
 BASELINES = ("random", "majority")
-"""Model specs that the QA runner answers itself, without a model (benchmark-aware, seeded)."""
+"""Model specs that the question runner answers itself, without a model (benchmark-aware, seeded)."""
 
 
 class QuestionPrompt(BaseModel):
@@ -68,13 +67,16 @@ def mean(values: list[float]) -> float | None:
 
 
 class QuestionBenchmark(Protocol):
-    """What the QA runner, the scorers and the MCP suites need to know about a question benchmark.
+    """What the runner, the scorers and the MCP suites need to know about a question benchmark.
 
     Items are the benchmark's own pydantic models; this protocol says how to load them, name them, ask them and
     answer them without a model (the baselines). Scoring lives in evaluators.qa (it may need an embedding model).
+    Register an implementation with `benchmarks.registry.register_question`.
     """
 
     name: str
+    item_schema: type[BaseModel]
+    """The pydantic model of one item."""
     default_task_set: str
     """The label of the bundled items ("official" or "samples"); any other task set is the path of an items file."""
     promptings: tuple[str, ...]
@@ -102,23 +104,12 @@ class QuestionBenchmark(Protocol):
         ...
 
 
-QUESTION_BENCHMARKS: dict[str, str] = {
-    "shopping-mmlu": "benchmarks.shopping_mmlu.adapter:ShoppingMMLU",
-    "intentionqa": "benchmarks.intentionqa.adapter:IntentionQA",
-    "session-intent": "benchmarks.session_intent.adapter:SessionIntent",
-}
-"""Benchmark name → "module:Class"; imported only when asked for."""
-
-
 def question_benchmark(name: str) -> QuestionBenchmark:
-    """The benchmark named `name`; an unknown name gets a "did you mean" error."""
-    target = QUESTION_BENCHMARKS.get(name)
-    if target is None:
-        close = difflib.get_close_matches(name, list(QUESTION_BENCHMARKS), n=1)
-        hint = f" Did you mean {close[0]!r}?" if close else ""
-        raise ValueError(f"no question benchmark {name!r}.{hint} Known: {', '.join(QUESTION_BENCHMARKS)}")
-    module, _, attribute = target.partition(":")
-    return getattr(importlib.import_module(module), attribute)()
+    """The question benchmark registered as `name` (benchmarks.registry); an unknown name gets a "did you mean"
+    error, an agentic one says so."""
+    from benchmarks.registry import get_benchmark
+
+    return get_benchmark(name).questions()
 
 
 def task_set_label(benchmark: QuestionBenchmark, path: Path | str | None) -> str:

@@ -12,12 +12,21 @@ from benchmarks.intentionqa.loader import load_items
 from benchmarks.intentionqa.prompts import PROMPTINGS, build_prompt
 from benchmarks.intentionqa.schema import IntentionQAItem
 from benchmarks.qa import QuestionPrompt, check_prompting
+from benchmarks.registry import register_question
 
 
+@register_question(
+    scorer="evaluators.qa.scorers:score_intentionqa",
+    primary_metric="accuracy",
+    help="IntentionQA, purchase-intention multiple choice",
+    default_items="the bundled benchmark, both tasks",
+    scores_failed_calls=True,
+)
 class IntentionQA:
     name = "intentionqa"
     default_task_set = "official"
     promptings = PROMPTINGS
+    item_schema = IntentionQAItem
 
     def load(self, path: Path | str | None = None) -> list[IntentionQAItem]:
         return load_items(path)

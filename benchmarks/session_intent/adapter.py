@@ -8,16 +8,24 @@ from functools import partial
 from pathlib import Path
 
 from benchmarks.qa import QuestionPrompt, check_prompting
+from benchmarks.registry import register_question
 from benchmarks.session_intent.baselines import majority_answers, random_answer
 from benchmarks.session_intent.loader import load_items
 from benchmarks.session_intent.prompts import PROMPTINGS, SHOTS, build_prompt
 from benchmarks.session_intent.schema import SessionIntentItem
 
 
+@register_question(
+    scorer="evaluators.qa.scorers:score_session",
+    primary_metric="accuracy",
+    help="SessionIntentBench, intention shift in shopping sessions",
+    default_items="the bundled samples, not the benchmark",
+)
 class SessionIntent:
     name = "session-intent"
     default_task_set = "samples"
     promptings = PROMPTINGS
+    item_schema = SessionIntentItem
 
     def load(self, path: Path | str | None = None) -> list[SessionIntentItem]:
         return load_items(path)

@@ -7,16 +7,24 @@ from collections.abc import Callable
 from pathlib import Path
 
 from benchmarks.qa import QuestionPrompt, check_prompting
+from benchmarks.registry import register_question
 from benchmarks.shopping_mmlu.baselines import majority_answers, random_answer
 from benchmarks.shopping_mmlu.loader import load_items
 from benchmarks.shopping_mmlu.prompts import PROMPTINGS, ShotPool, build_prompt
 from benchmarks.shopping_mmlu.schema import MMLUItem
 
 
+@register_question(
+    scorer="evaluators.qa.scorers:score_mmlu",
+    primary_metric="score",
+    help="Shopping MMLU, shopping knowledge and skill questions from KDD Cup 2024",
+    default_items="the bundled samples, not the benchmark",
+)
 class ShoppingMMLU:
     name = "shopping-mmlu"
     default_task_set = "samples"
     promptings = PROMPTINGS
+    item_schema = MMLUItem
 
     def load(self, path: Path | str | None = None) -> list[MMLUItem]:
         return load_items(path)

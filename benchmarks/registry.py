@@ -1,0 +1,187 @@
+"""The benchmark registry: every benchmark shopbench can run, serve, play and score is registered here once.
+
+A registration (`BenchmarkSpec`) says what the rest of shopbench needs to know about a benchmark — its loader, item
+schema, suite kind (agentic: the sandbox tools; qa: one question, one `submit_answer`), prompting modes, scorer,
+primary metric and help text — so no command names a benchmark. Code in other layers is named by "module:attr"
+strings and imported only when used (this layer may not import the server or the evaluators).
+
+Question benchmarks register their `QuestionBenchmark` class with a decorator, in the style of Inspect's `@task`::
+
+    @register_question(scorer="my_pkg.scoring:score_outputs", primary_metric="accuracy",
+                       help="My benchmark: ...", default_items="the bundled samples")
+    class MyBench:
+        name = "my-bench"
+        default_task_set = "samples"
+        promptings = ("zero-shot",)
+        ...  # load, item_id, task_of, runnable, prompter, random_answer, majority_answers (benchmarks.qa)
+
+The built-in benchmarks register in their own packages (`benchmarks/<name>/adapter.py`, listed in BUILTINS and
+imported on first use); other packages register through the `shopbench.benchmarks` entry point group (the value names
+a module to import), or by importing a module that registers before calling shopbench's API.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+if TYPE_CHECKING:
+    from benchmarks.qa import QuestionBenchmark
+
+SuiteKind = Literal["agentic", "qa"]
+
+BUILTINS: tuple[str, ...] = (
+    "benchmarks.shoppingbench.adapter",
+    "benchmarks.shopping_mmlu.adapter",
+    "benchmarks.intentionqa.adapter",
+    "benchmarks.session_intent.adapter",
+)
+"""Modules whose import registers the built-in benchmarks, in the order commands list them."""
+
+ENTRY_POINT_GROUP = "shopbench.benchmarks"
+
+
+@dataclass(frozen=True)
+class BenchmarkSpec:
+    """One registered benchmark."""
+
+    name: str
+    """The name commands take (`shopbench run NAME`, `serve --benchmark NAME`) and trajectories record."""
+    kind: SuiteKind
+    """agentic: episodes use the sandbox tools in a world; qa: one question, answered with `submit_answer`."""
+    loader: str
+    """"module:attr". qa: the `QuestionBenchmark` class (loads, names, asks and baseline-answers items);
+    agentic: the function that loads a task set."""
+    item_schema: str
+    """"module:Class" of one item (a pydantic model)."""
+    scorer: str
+    """"module:attr", imported by evaluators.scoring. qa: a function (items, outputs, prompting, options) ->
+    (item scores, summary) that evaluators.qa.QAScorer runs; agentic: a Scorer class."""
+    primary_metric: str
+    """The rate reports plot and compare (e.g. "ASR", "accuracy")."""
+    help: str
+    """One line for `--help` and listings."""
+    promptings: tuple[str, ...]
+    """qa: the prompting modes (`--prompting`; the first is the default); agentic: the agent protocols
+    (`--protocol`)."""
+    suite: str | None = None
+    """agentic: "module:attr" of the server suite factory (world, task_set) -> TaskSuite (mcp_server)."""
+    default_items: str = "the bundled items"
+    """What runs when no --items/--tasks is given, for help texts."""
+    group: str = "task"
+    """What one task group is called (`--limit N` plays N items per group): "intent" or "task"."""
+    scores_failed_calls: bool = False
+    """qa: the scorer counts failed model calls itself (IntentionQA reports them as invalid answers)."""
+    version: int = 1
+    """Bumped when the benchmark's data, prompts or scoring change results."""
+
+    def questions(self) -> QuestionBenchmark:
+        """The QuestionBenchmark of a qa benchmark."""
+        if self.kind != "qa":
+            raise ValueError(f"{self.name} is an agentic benchmark, not a question benchmark")
+        return resolve(self.loader)()
+
+
+_REGISTRY: dict[str, BenchmarkSpec] = {}
+_loaded = False
+
+T = TypeVar("T")
+
+
+class UnknownBenchmarkError(ValueError):
+    """No benchmark is registered under the name; the message suggests the closest names."""
+
+
+def resolve(target: str) -> Any:
+    """The object a "module:attr" string names."""
+    module, _, attribute = target.partition(":")
+    value: Any = importlib.import_module(module)
+    for part in attribute.split("."):
+        value = getattr(value, part)
+    return value
+
+
+def register(spec: BenchmarkSpec) -> BenchmarkSpec:
+    """Add a benchmark. Registering the same spec again (a module imported twice) is a no-op; another benchmark
+    under a taken name is an error."""
+    known = _REGISTRY.get(spec.name)
+    if known is not None and known != spec:
+        raise ValueError(f"benchmark {spec.name!r} is already registered (by {known.loader})")
+    _REGISTRY[spec.name] = spec
+    return spec
+
+
+def register_question(
+    *,
+    scorer: str,
+    primary_metric: str,
+    help: str,  # noqa: A002 - the registry's word for it
+    default_items: str = "the bundled items",
+    group: str = "task",
+    scores_failed_calls: bool = False,
+    version: int = 1,
+) -> Callable[[type[T]], type[T]]:
+    """Class decorator registering a `QuestionBenchmark` (name, promptings and item schema read from the class)."""
+
+    def decorate(cls: type[T]) -> type[T]:
+        schema = getattr(cls, "item_schema", None)
+        register(
+            BenchmarkSpec(
+                name=cls.name,
+                kind="qa",
+                loader=f"{cls.__module__}:{cls.__qualname__}",
+                item_schema=f"{schema.__module__}:{schema.__qualname__}" if schema is not None else "",
+                scorer=scorer,
+                primary_metric=primary_metric,
+                help=help,
+                promptings=tuple(cls.promptings),
+                default_items=default_items,
+                group=group,
+                scores_failed_calls=scores_failed_calls,
+                version=version,
+            )
+        )
+        return cls
+
+    return decorate
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for module in BUILTINS:
+        importlib.import_module(module)
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        importlib.import_module(entry.value.partition(":")[0])
+
+
+def get_benchmark(name: str) -> BenchmarkSpec:
+    """The benchmark registered as `name`; an unknown name gets a "did you mean" error."""
+    _load()
+    spec = _REGISTRY.get(name)
+    if spec is None:
+        close = difflib.get_close_matches(name, list(_REGISTRY), n=2, cutoff=0.6)
+        hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        raise UnknownBenchmarkError(f"no benchmark {name!r}.{hint} Known: {', '.join(_REGISTRY)}.")
+    return spec
+
+
+def benchmarks(kind: SuiteKind | None = None) -> list[BenchmarkSpec]:
+    """Every registered benchmark (of one kind), built-ins first."""
+    _load()
+    return [spec for spec in _REGISTRY.values() if kind is None or spec.kind == kind]
+
+
+def benchmark_names(kind: SuiteKind | None = None) -> list[str]:
+    return [spec.name for spec in benchmarks(kind)]
+
+
+def names_help() -> str:
+    """"name (what it is); ..." for command help texts."""
+    return "; ".join(f"{spec.name} ({spec.help})" for spec in benchmarks())
