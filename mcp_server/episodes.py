@@ -9,6 +9,7 @@ malformed ones, which count against the step limit like any other turn), and the
 from __future__ import annotations
 
 import logging
+import os
 import re
 import subprocess
 import threading
@@ -16,9 +17,9 @@ import uuid
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from benchmarks.shoppingbench.prompts import MCP_AGENT_INSTRUCTIONS, REFERENCE_SYSTEM_PROMPT, prompt_hash
 from mcp_server.suites import TaskListing, TaskSuite
@@ -28,24 +29,26 @@ from mcp_server.trajectory import (
     AgentInfo,
     EndEvent,
     EndStatus,
+    MalformedTurn,
     RunManifest,
     StartEvent,
     StepEvent,
     TrajectoryWriter,
     Usage,
     episode_path,
+    manifest_lock,
     now,
-    read_trajectory,
     write_manifest,
 )
 
 logger = logging.getLogger(__name__)
-_MANIFEST_LOCK = threading.Lock()
 
 DEFAULT_MAX_STEPS = 30
 QA_TOOLS = ("submit_answer",)
 EPISODE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 RECORDED_PACKAGES = ("shopbench", "mcp", "pyserini", "pydantic", "httpx")
+RAW_TURN_LIMIT = 4000
+"""Characters of a malformed model turn kept in its step (enough to see what went wrong)."""
 
 
 class SubmitAnswerArgs(Arguments):
@@ -59,13 +62,31 @@ class EpisodeError(ValueError):
     """An episode cannot start or go on; the message is meant for the agent and never names an answer."""
 
 
+class EpisodeStatus(BaseModel):
+    """Where an episode stands. Every episode tool's result carries it (structured content key "episode"), so
+    clients — the agent loop, the TUI, the demo, outside agents — read the end from here, never from text."""
+
+    episode_id: str
+    state: Literal["running", "ended"]
+    end_reason: EndStatus | None = None
+    """Why it ended: terminated, submitted, step_limit, abandoned or error; None while running."""
+    steps_used: int
+    steps_left: int
+    max_steps: int
+
+
 @dataclass(frozen=True)
 class StepResult:
     observation: Any
     """The tool's output (JSON-able), or the error text when `is_error`."""
+    status: EpisodeStatus
+    """The episode after this call."""
     is_error: bool = False
-    ended: bool = False
-    """This call ended the episode (terminate, submit_answer, or the last allowed step)."""
+
+    @property
+    def ended(self) -> bool:
+        """The episode is over after this call (terminate, submit_answer, the last allowed step, or earlier)."""
+        return self.status.state == "ended"
 
 
 def tools_for(kind: str) -> tuple[str, ...]:
@@ -98,12 +119,13 @@ class Episode:
             raise ValueError("an agentic episode needs a sandbox")
         if max_steps < 1:
             raise EpisodeError("max_steps must be at least 1")
+        max_steps = min(max_steps, suite.max_steps) if suite.max_steps else max_steps
         self.suite, self.sandbox, self.listing, self.max_steps = suite, sandbox, listing, max_steps
         self.episode_id = _checked_episode_id(episode_id) if episode_id else new_episode_id(task_id, epoch)
         self.runs_dir = Path(runs_dir)
         self.path = episode_path(self.runs_dir, self.episode_id)
-        _clear_unfinished(self.path)
         ensure_manifest(self.runs_dir, suite=suite, agent=agent, max_steps=max_steps, world=world_info)
+        _claim(self.path)
         self.instruction = suite.instruction(task_id)
         self.recommended: str | None = None
         self.steps = 0
@@ -132,13 +154,24 @@ class Episode:
     def tools(self) -> tuple[str, ...]:
         return tools_for(self.suite.kind)
 
+    @property
+    def status(self) -> EpisodeStatus:
+        return EpisodeStatus(
+            episode_id=self.episode_id,
+            state="running" if self.end is None else "ended",
+            end_reason=None if self.end is None else self.end.status,
+            steps_used=self.steps,
+            steps_left=max(0, self.max_steps - self.steps) if self.end is None else 0,
+            max_steps=self.max_steps,
+        )
+
     def call(
         self, tool: str, arguments: Any, *, thought: str | None = None, usage: Usage | None = None
     ) -> StepResult:
         """Run one tool call and record it; a malformed call is recorded too and answered with an error."""
         with self._lock:
             if self.end is not None:
-                return StepResult(self._over_message(), is_error=True)
+                return StepResult(self._over_message(), self.status, is_error=True)
             started = now()
             try:
                 observation, is_error = self._run(tool, arguments), False
@@ -147,7 +180,7 @@ class Episode:
             except Exception as error:  # a sandbox fault is the harness's, but the agent still gets an answer
                 logger.exception("tool %s failed in episode %s", tool, self.episode_id)
                 observation, is_error = f"{tool} failed inside the sandbox ({type(error).__name__}); try again", True
-            self._writer.write(
+            self._record(
                 StepEvent(
                     index=self.steps,
                     tool=tool,
@@ -160,18 +193,53 @@ class Episode:
                     ended_at=now(),
                 )
             )
-            self.steps += 1
             if not is_error:
                 self._apply(tool, arguments)
-            if self.end is None and self.steps >= self.max_steps:
-                self._finish("step_limit", message=f"the step limit of {self.max_steps} was reached")
-            return StepResult(observation, is_error=is_error, ended=self.end is not None)
+            self._check_step_limit()
+            return StepResult(observation, self.status, is_error=is_error)
+
+    def record_malformed(
+        self,
+        raw: str,
+        error: str,
+        feedback: str,
+        *,
+        tool: str | None = None,
+        thought: str | None = None,
+        usage: Usage | None = None,
+    ) -> StepResult:
+        """Record a model turn that held no runnable call, as it was: the raw text, what was wrong, and the
+        feedback the model is shown (the step's observation). It counts as a step, like any malformed call."""
+        with self._lock:
+            if self.end is not None:
+                return StepResult(self._over_message(), self.status, is_error=True)
+            self._record(
+                StepEvent(
+                    index=self.steps,
+                    tool=tool or "",
+                    observation=feedback,
+                    is_error=True,
+                    thought=thought,
+                    usage=usage,
+                    malformed=MalformedTurn(raw=raw[:RAW_TURN_LIMIT], error=error),
+                )
+            )
+            self._check_step_limit()
+            return StepResult(feedback, self.status, is_error=True)
 
     def abandon(self, message: str = "the client went away") -> None:
         """End an episode nobody will finish (client disconnected, another task started, server shut down)."""
         with self._lock:
             if self.end is None:
                 self._finish("abandoned", message=message)
+
+    def _record(self, step: StepEvent) -> None:
+        self._writer.write(step)
+        self.steps += 1
+
+    def _check_step_limit(self) -> None:
+        if self.end is None and self.steps >= self.max_steps:
+            self._finish("step_limit", message=f"the step limit of {self.max_steps} was reached")
 
     def _run(self, tool: str, arguments: Any) -> Any:
         if tool not in self.tools:
@@ -227,17 +295,18 @@ def _listing(suite: TaskSuite, task_id: str) -> TaskListing:
     raise EpisodeError(f"no task {task_id!r} in {suite.benchmark}/{suite.task_set}; list_tasks shows the ids")
 
 
-def _clear_unfinished(path: Path) -> None:
-    """A finished episode is never overwritten; an unfinished one (a crash) is started again from scratch."""
-    if not path.exists():
-        return
+def _claim(path: Path) -> None:
+    """Create the episode's file, or refuse: an episode id names exactly one episode. The exclusive create holds
+    across threads and processes sharing a run folder, so no episode can be taken over or overwritten. (A run that
+    resumes moves its unfinished files aside before it plays them again: evaluators.runs.orchestrate.)"""
+    path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        finished = read_trajectory(path).finished
-    except ValueError:
-        finished = False
-    if finished:
-        raise EpisodeError(f"episode {path.stem!r} is already finished; use a new episode id")
-    path.unlink()
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+    except FileExistsError:
+        raise EpisodeError(
+            f"episode id {path.stem!r} is already taken in this run folder (running or finished); start the task "
+            "with a new episode id, or none to get a fresh one"
+        ) from None
 
 
 def ensure_manifest(
@@ -250,7 +319,9 @@ def ensure_manifest(
 ) -> None:
     """Write the run's manifest when it has none (a runner that made the dir wrote its own, which is kept)."""
     runs_dir = Path(runs_dir)
-    with _MANIFEST_LOCK:  # episodes of concurrent clients start on worker threads and share this file
+    if (runs_dir / MANIFEST_FILE).exists():
+        return
+    with manifest_lock(runs_dir):  # threads of one server and other server processes share this folder
         if not (runs_dir / MANIFEST_FILE).exists():
             _write_first_manifest(runs_dir, suite=suite, agent=agent, max_steps=max_steps, world=world)
 

@@ -18,6 +18,8 @@ class QASuite:
     """One question benchmark's items (bundled or from a file) served with one prompting protocol."""
 
     kind: Literal["agentic", "qa"] = "qa"
+    max_steps: int | None = 1
+    """One step: the submit_answer call (a wrong call ends the episode too, as for a model run)."""
 
     def __init__(self, benchmark: str, items: Path | str | None = None, prompting: str = "zero-shot",
                  shots: int = 0) -> None:
@@ -41,6 +43,10 @@ class QASuite:
 
     def instruction(self, task_id: str) -> str:
         return self._prompt(self._items[task_id]).text()
+
+    def start_details(self, task_id: str) -> dict[str, Any]:
+        """The question as the reference sent it: system and user turns, and its decoding (no answer)."""
+        return {"question": self._prompt(self._items[task_id]).model_dump()}
 
     def unavailable_reason(self) -> str | None:
         return None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from benchmarks.shoppingbench.schema import ShoppingTask
 from benchmarks.shoppingbench.tasks import OFFICIAL_SET
@@ -20,6 +20,7 @@ class ShoppingSuite:
 
     benchmark = BENCHMARK
     kind: Literal["agentic", "qa"] = "agentic"
+    max_steps: int | None = None
 
     def __init__(self, world: World, task_set: str) -> None:
         self.world, self.task_set = world, task_set
@@ -34,6 +35,9 @@ class ShoppingSuite:
     def instruction(self, task_id: str) -> str:
         return self._tasks[task_id].instruction
 
+    def start_details(self, task_id: str) -> dict[str, Any]:
+        return {}
+
     def task(self, task_id: str) -> ShoppingTask:
         """The full task, targets included — for scorers and the TUI's end screen, never for the agent."""
         return self._tasks[task_id]
@@ -43,11 +47,6 @@ class ShoppingSuite:
             return (
                 "the official ShoppingBench tasks need a world imported from the official 2.5M-product corpus: run "
                 "`shopbench world import documents.jsonl.gz --out DIR`, then serve or run with `--world DIR`. This "
-                f"world ({_world_name(self.world)}) is not that corpus."
+                f"world ({self.world.info.name}) is not that corpus."
             )
         return None
-
-
-def _world_name(world: World) -> str:
-    info = world.info
-    return str(info.get("name") if isinstance(info, dict) else getattr(info, "name", "unnamed"))

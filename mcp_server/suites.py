@@ -7,7 +7,7 @@ are `qa` (one `submit_answer` call ends the episode). Adding a benchmark to the 
 
 from __future__ import annotations
 
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel
 
@@ -28,6 +28,8 @@ class TaskSuite(Protocol):
     benchmark: str
     task_set: str
     kind: Literal["agentic", "qa"]
+    max_steps: int | None
+    """The suite's own step limit (question suites: 1, the submit_answer call), or None for the server's."""
 
     def listings(self) -> list[TaskListing]:
         """Every task of the suite, in a stable order."""
@@ -35,6 +37,11 @@ class TaskSuite(Protocol):
 
     def instruction(self, task_id: str) -> str:
         """What the agent is told at `start_task` (raises KeyError for an unknown id)."""
+        ...
+
+    def start_details(self, task_id: str) -> dict[str, Any]:
+        """Extra fields of the `start_task` result (question suites: the prompt as chat turns and the decoding the
+        reference used). Never answers."""
         ...
 
     def unavailable_reason(self) -> str | None:

@@ -10,7 +10,13 @@ scorers, reports and replay treat them alike. `shopbench schema` exports it as J
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
+import threading
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -19,7 +25,9 @@ from pydantic import BaseModel, Field, TypeAdapter
 
 SCHEMA_VERSION = 1
 MANIFEST_FILE = "manifest.json"
+MANIFEST_LOCK_FILE = "manifest.lock"
 EPISODES_DIR = "episodes"
+_THREAD_LOCK = threading.Lock()
 
 
 def now() -> datetime:
@@ -65,11 +73,21 @@ class Usage(BaseModel):
     cost_usd: float | None = None
 
 
+class MalformedTurn(BaseModel):
+    """A model turn the harness could not turn into a tool call, recorded as it was."""
+
+    raw: str
+    """The model's raw reply (cut to a few thousand characters)."""
+    error: str
+    """What was wrong with it (no call, bad JSON, unknown tool, ...)."""
+
+
 class StepEvent(BaseModel):
     event: Literal["step"] = "step"
     index: int
     """0-based step number."""
     tool: str
+    """The tool called; for a malformed turn, the tool name the model attempted ("" when it named none)."""
     arguments: dict[str, Any] = Field(default_factory=dict)
     observation: Any = None
     """What the tool returned (JSON), or the error text when `is_error`."""
@@ -77,6 +95,8 @@ class StepEvent(BaseModel):
     thought: str | None = None
     """The agent's reasoning before this call, when it supplies it."""
     usage: Usage | None = None
+    malformed: MalformedTurn | None = None
+    """Set when the step is a malformed model turn: `observation` is then the feedback the model was shown."""
     started_at: datetime = Field(default_factory=now)
     ended_at: datetime = Field(default_factory=now)
 
@@ -196,10 +216,25 @@ def read_manifest(run_dir: Path) -> RunManifest:
     return RunManifest.model_validate_json((Path(run_dir) / MANIFEST_FILE).read_text(encoding="utf-8"))
 
 
-def write_manifest(run_dir: Path, manifest: RunManifest) -> None:
+@contextmanager
+def manifest_lock(run_dir: Path) -> Iterator[None]:
+    """Hold the run folder's manifest for a read-modify-write: threads of this process and other processes (several
+    servers or shards sharing one folder) take turns. flock is per open file, so threads need their own lock too."""
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
-    tmp = run_dir / (MANIFEST_FILE + ".tmp")
+    with _THREAD_LOCK, open(run_dir / MANIFEST_LOCK_FILE, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def write_manifest(run_dir: Path, manifest: RunManifest) -> None:
+    """Replace the manifest atomically (a private temporary file per writer, then rename)."""
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    tmp = run_dir / f"{MANIFEST_FILE}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
     tmp.write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
     tmp.replace(run_dir / MANIFEST_FILE)
 

@@ -109,12 +109,17 @@ async def test_malformed_turns_are_observations_and_count_as_steps(default_world
                                                   world=default_world.root, intents=("product",), limit=1,
                                                   out=tmp_path, max_steps=4, cache=False))
     (trajectory,) = _trajectories(tmp_path).values()
-    assert [s.tool for s in trajectory.steps] == ["invalid_tool_call", "buy_now", "find_product", "find_product"]
+    assert [s.tool for s in trajectory.steps] == ["", "buy_now", "find_product", "find_product"]
     assert [s.is_error for s in trajectory.steps] == [True, True, False, False]
-    assert trajectory.steps[0].arguments["raw"] == "I just want to chat."
+    chat = trajectory.steps[0]
+    assert chat.malformed is not None and chat.malformed.raw == "I just want to chat."
+    assert chat.malformed.error == "it holds no tool call" and chat.arguments == {}
+    assert [s.malformed for s in trajectory.steps[1:]] == [None, None, None]
     assert trajectory.end.status == "step_limit" and trajectory.end.steps == 4
     assert len(fake.requests) == 4
     after_chat = fake.requests[1]["messages"][-1]
-    assert after_chat["role"] == "user" and "holds no tool call" in after_chat["content"]
+    # the trajectory records exactly the feedback the model was shown
+    assert after_chat["role"] == "user" and after_chat["content"] == chat.observation
+    assert "holds no tool call" in chat.observation
     after_unknown = fake.requests[2]["messages"][-1]
     assert after_unknown["role"] == "tool" and "unknown tool 'buy_now'" in after_unknown["content"]

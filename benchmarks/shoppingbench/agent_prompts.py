@@ -26,5 +26,3 @@ MALFORMED_PAPER = (
     "Your reply could not be run: {problem}. Write <think>your reasoning</think> then "
     '<tool_call>[{{"name": "tool name", "parameters": {{...}}}}]</tool_call>.'
 )
-INVALID_CALL_TOOL = "invalid_tool_call"
-"""The tool name a malformed turn is reported under, so the sandbox records it as a (failed) step."""

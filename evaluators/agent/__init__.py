@@ -4,5 +4,4 @@
 - protocols: `native` (backend tool calling) and `paper` (the reference's `<think>`/`<tool_call>` text format).
 - paper_format: the text-format parser (malformed turns become observations, never exceptions).
 - shoppingbench_run.run_shoppingbench: the whole `shopbench run shoppingbench` (tasks, shards, manifest, resume).
-- recorder.LocalRecorder: a local trajectory copy when the server is remote.
 """

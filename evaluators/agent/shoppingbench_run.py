@@ -16,7 +16,6 @@ from typing import Any
 from benchmarks.shoppingbench.schema import INTENTS, ShoppingTask
 from evaluators.agent.loop import run_episode
 from evaluators.agent.protocols import get_protocol
-from evaluators.agent.recorder import LocalRecorder
 from evaluators.agent.sessions import http_session, in_process_session
 from evaluators.models import EpisodeContext, GenerateConfig, ModelOptions, bind_episode
 from evaluators.models._baselines import ORACLE_LABEL
@@ -159,7 +158,6 @@ async def run_shoppingbench(config: ShoppingRunConfig, progress: ProgressSink | 
         config.resume,
     )
     prices = PriceTable.load(config.prices)
-    world_label = f"{world.info.name}@{world.info.content_hash}"
     server = None
     if config.server_url is None:
         from mcp_server.server import build_server
@@ -186,11 +184,10 @@ async def run_shoppingbench(config: ShoppingRunConfig, progress: ProgressSink | 
                                   epoch=unit.epoch, agent=agent, config=episode_config, max_steps=config.max_steps,
                                   prices=prices, listed_tools=await tools_of(session))
             return
-        recorder = LocalRecorder(run_dir, unit.episode_id, agent, unit.epoch, world_label)
         async with http_session(config.server_url, config.server_token) as session:
             await run_episode(session, model, protocol, task_id=task.task_id, episode_id=None, epoch=unit.epoch,
                               agent=agent, config=episode_config, max_steps=config.max_steps, prices=prices,
-                              recorder=recorder, listed_tools=await tools_of(session))
+                              listed_tools=await tools_of(session))
 
     try:
         summary = await run_episodes(run_dir, units, play, concurrency=config.concurrency, resume=config.resume,

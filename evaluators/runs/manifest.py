@@ -15,7 +15,7 @@ from typing import Any
 
 from mcp_server.episodes import git_revision
 from mcp_server.episodes import package_versions as installed_versions
-from mcp_server.trajectory import MANIFEST_FILE, RunManifest, read_manifest, write_manifest
+from mcp_server.trajectory import MANIFEST_FILE, RunManifest, manifest_lock, read_manifest, write_manifest
 
 KEY_PACKAGES = (
     "shopbench",
@@ -95,6 +95,7 @@ def open_run(run_dir: Path, manifest: RunManifest, resume: bool) -> RunManifest:
 
 def update_notes(run_dir: Path, **notes: Any) -> None:
     """Merge counters (retries, cache hits, failures) into the stored manifest's notes."""
-    manifest = read_manifest(run_dir)
-    manifest.notes.update(notes)
-    write_manifest(run_dir, manifest)
+    with manifest_lock(run_dir):
+        manifest = read_manifest(run_dir)
+        manifest.notes.update(notes)
+        write_manifest(run_dir, manifest)

@@ -8,7 +8,6 @@ over stdio with a scripted policy, printing every call and observation (a walkth
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from datetime import datetime
@@ -117,33 +116,43 @@ async def _play(server: Any, console: Any, task_id: str | None) -> dict[str, Any
     """The scripted policy: search with the instruction, view the first hit, recommend it, terminate."""
     from mcp import Client
 
-    async with Client(server, read_timeout_seconds=600) as client:
-        tasks = (await _call(client, console, "list_tasks", {"benchmark": "shoppingbench"}, show=False))["tasks"]
+    from mcp_server.episode_client import EpisodeCallError, EpisodeClient, ToolReply
+
+    async with Client(server, read_timeout_seconds=600) as session:
+        client = EpisodeClient(session)
+        tasks = await client.list_tasks(benchmark="shoppingbench")
         chosen = task_id or next(t["task_id"] for t in tasks if t["intent"] == "product")
         console.print(f"{len(tasks)} tasks listed; playing [bold]{chosen}[/bold]")
-        started = await _call(client, console, "start_task", {"task_id": chosen})
-        hits = await _call(client, console, "find_product", {"q": started["instruction"], "page": 1})
-        products = hits["result"] if isinstance(hits, dict) else []
-        if products:
-            first = products[0]["product_id"]
-            await _call(client, console, "view_product_information", {"product_ids": first})
-            await _call(client, console, "recommend_product", {"product_ids": first})
-        await _call(client, console, "terminate", {"status": "success" if products else "failure"})
-    return started
+        try:
+            started = await client.start(chosen)
+        except EpisodeCallError as error:
+            raise DemoError(str(error)) from None
+        _show(console, "start_task", {"task_id": chosen}, started.model_dump(exclude={"episode"}))
+
+        async def step(tool: str, arguments: dict[str, Any]) -> ToolReply:
+            reply = await client.call(tool, arguments)
+            if reply.is_error:
+                _show(console, tool, arguments, reply.text, error=True)
+                raise DemoError(f"{tool}: {reply.text}")
+            _show(console, tool, arguments, reply.observation)
+            return reply
+
+        hits = (await step("find_product", {"q": started.instruction, "page": 1})).observation
+        if hits:
+            first = hits[0]["product_id"]
+            await step("view_product_information", {"product_ids": first})
+            await step("recommend_product", {"product_ids": first})
+        await step("terminate", {"status": "success" if hits else "failure"})
+        console.print(f"episode {started.episode_id}: {client.status.end_reason if client.status else 'running'}")
+    return started.model_dump()
 
 
-async def _call(client: Any, console: Any, tool: str, arguments: dict[str, Any], *, show: bool = True) -> Any:
+def _show(console: Any, tool: str, arguments: dict[str, Any], observation: Any, *, error: bool = False) -> None:
     from rich.panel import Panel
     from rich.pretty import Pretty
 
-    result = await client.call_tool(tool, arguments)
-    text = "\n".join(block.text for block in result.content if hasattr(block, "text"))
-    if result.is_error:
-        console.print(Panel(text, title=f"{tool} → error", border_style="red"))
-        raise DemoError(f"{tool}: {text}")
-    value = result.structured_content if result.structured_content is not None else json.loads(text)
     console.print(Panel(Pretty(arguments), title=f"[cyan]call[/cyan] {tool}", border_style="cyan"))
-    if show:
-        shown = value.get("result", value) if isinstance(value, dict) else value
-        console.print(Panel(Pretty(shown, max_length=5, max_string=300), title=f"{tool} → observation"))
-    return value
+    if error:
+        console.print(Panel(str(observation), title=f"{tool} → error", border_style="red"))
+    else:
+        console.print(Panel(Pretty(observation, max_length=5, max_string=300), title=f"{tool} → observation"))

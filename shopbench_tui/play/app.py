@@ -14,9 +14,10 @@ from textual import work
 from textual.app import App
 from textual.binding import Binding
 
+from mcp_server.episode_client import ToolReply
 from shopbench_tui.help import HelpScreen, current_keys
 from shopbench_tui.play.screens import EndScreen, QuestionScreen, ShoppingScreen, TaskPickerScreen
-from shopbench_tui.play.session import PlaySession, ToolOutcome
+from shopbench_tui.play.session import PlaySession
 from shopbench_tui.play.widgets import StatusBar
 from shopbench_tui.scores import episode_scores, score_run
 
@@ -114,7 +115,7 @@ class PlayApp(App):
     def elapsed(self) -> float:
         return self.clock() - self.started_at
 
-    async def act(self, tool: str, arguments: dict[str, Any]) -> ToolOutcome:
+    async def act(self, tool: str, arguments: dict[str, Any]) -> ToolReply:
         """One player action = one tool call; the status line updates, and the end screen follows the last step."""
         outcome = await self.session.act(tool, arguments)
         for screen in self.screen_stack:
@@ -130,7 +131,8 @@ class PlayApp(App):
             await self.pop_screen()
         minutes, seconds = divmod(int(self.elapsed()), 60)
         reason = {"terminated": "you terminated the task", "submitted": "you submitted an answer",
-                  "step_limit": f"the step limit ({self.session.max_steps}) was reached"}[self.session.end_reason]
+                  "step_limit": f"the step limit ({self.session.max_steps}) was reached"}.get(
+            self.session.end_reason, f"the episode ended ({self.session.end_reason})")
         summary = (f"task {task.get('task_id')} ({task.get('benchmark')}, {task.get('intent') or ''}) · {reason} · "
                    f"{self.session.steps} steps · {minutes:02d}:{seconds:02d}\n"
                    f"episode {task.get('episode_id')} recorded in {self.runs_dir}")
