@@ -45,6 +45,18 @@ from mcp_server.episodes import (
     StepResult,
     SubmitAnswerArgs,
 )
+from mcp_server.protocol import (
+    META_AGENT,
+    META_EPISODE_ID,
+    META_EPOCH,
+    META_KEYS,
+    META_THOUGHT,
+    META_USAGE,
+    RECORD_MALFORMED_TOOL,
+    SERVER_NAME,
+    TASKS_URI,
+    TOOLS_URI,
+)
 from mcp_server.suites import TaskListing, TaskSuite
 from mcp_server.tools import SHOPPING_TOOLS, Sandbox, describe_validation_error
 from mcp_server.trajectory import AgentInfo, Usage
@@ -52,25 +64,6 @@ from mcp_server.trajectory import AgentInfo, Usage
 if TYPE_CHECKING:
     from mcp_server.world import World
 
-SERVER_NAME = "shopbench"
-
-META_THOUGHT = "shopbench/thought"
-META_USAGE = "shopbench/usage"
-META_EPISODE_ID = "shopbench/episode_id"
-META_EPOCH = "shopbench/epoch"
-META_AGENT = "shopbench/agent"
-META_KEYS: dict[str, str] = {
-    META_THOUGHT: "any tool call: the agent's reasoning before this call (str), recorded with the step",
-    META_USAGE: "any tool call: what the model call behind this step cost, "
-    "{input_tokens, output_tokens, latency_s, cost_usd} (all optional)",
-    META_EPISODE_ID: "start_task: the episode id to use (1-128 of A-Z a-z 0-9 . _ -); default: generated",
-    META_EPOCH: "start_task: the epoch number (int, for repeated runs of one task); default 0",
-    META_AGENT: 'start_task: who plays, {kind: "model"|"human"|"mcp-client"|"baseline", name, details}; '
-    'default: {kind: "mcp-client", name: <client name from initialize>}',
-}
-
-TASKS_URI = "shopbench://tasks"
-TOOLS_URI = "shopbench://tools"
 EPISODE_TOOLS = (*SHOPPING_TOOLS, *QA_TOOLS)
 
 
@@ -120,10 +113,13 @@ class ShopbenchServer(MCPServer):
             return await super().call_tool(name, arguments, context)
         client = self.client_state(context)
         if client.episode is None:
-            known = name in EPISODE_TOOLS
+            known = name in EPISODE_TOOLS or name == RECORD_MALFORMED_TOOL
             what = f"{name} runs inside a task" if known else f"unknown tool {name!r}"
             raise ToolError(f"{what}; no task is running: call list_tasks, then start_task(task_id)")
         thought, usage = _step_meta(context)
+        if name == RECORD_MALFORMED_TOOL:
+            turn = _malformed_turn(arguments)
+            return _tool_result(client.episode.record_malformed(**turn, thought=thought, usage=usage))
         return _tool_result(client.episode.call(name, arguments, thought=thought, usage=usage))
 
     def client_state(self, context: Context | None) -> ClientState:
@@ -193,7 +189,8 @@ def build_server(
 
     @server.tool(structured_output=False)
     def start_task(
-        task_id: str, ctx: Context, benchmark: str | None = None, task_set: str | None = None
+        task_id: str, ctx: Context, benchmark: str | None = None, task_set: str | None = None,
+        episode_id: str | None = None, epoch: int | None = None,
     ) -> CallToolResult:
         """Begin an episode on a task in this session and return the user's instruction. Starting a task while
         another is running abandons the running one. Pass benchmark / task_set when a task id exists in several."""
@@ -207,8 +204,8 @@ def build_server(
                 task_id,
                 agent=_agent(ctx, meta, state.agent_defaults),
                 sandbox=state.sandbox,
-                episode_id=_meta_str(meta, META_EPISODE_ID),
-                epoch=_meta_int(meta, META_EPOCH),
+                episode_id=episode_id or _meta_str(meta, META_EPISODE_ID),
+                epoch=epoch if epoch is not None else _meta_int(meta, META_EPOCH),
                 max_steps=state.max_steps,
                 world=_world_label(state.world) if suite.kind == "agentic" else None,
                 world_info=_world_info(state.world) if suite.kind == "agentic" else None,
@@ -227,6 +224,8 @@ def build_server(
             "instruction": episode.instruction,
             "max_steps": episode.max_steps,
             "tools": list(episode.tools),
+            **suite.start_details(task_id),
+            "episode": episode.status.model_dump(mode="json"),
         })
 
     @server.resource(TASKS_URI, name="tasks", description="Every task this server can start (no answers).",
@@ -302,11 +301,25 @@ def _abandon(client: ClientState, message: str) -> None:
 
 
 def _tool_result(step: StepResult) -> CallToolResult:
+    """Text for text-only clients; structured content with the observation and the episode's status."""
     observation = step.observation
     text = observation if isinstance(observation, str) else json.dumps(observation, ensure_ascii=False)
+    status = step.status.model_dump(mode="json")
     if step.is_error:
-        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content={"result": observation})
+        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True,
+                              structured_content={"error": text, "episode": status})
+    return CallToolResult(content=[TextContent(type="text", text=text)],
+                          structured_content={"result": observation, "episode": status})
+
+
+def _malformed_turn(arguments: dict[str, Any]) -> dict[str, Any]:
+    """The arguments of record_malformed_turn: raw, error and feedback texts, and optionally the attempted tool."""
+    fields = {key: arguments.get(key) for key in ("raw", "error", "feedback", "tool")}
+    if not all(isinstance(fields[key], str) for key in ("raw", "error", "feedback")):
+        raise ToolError(f"{RECORD_MALFORMED_TOOL} needs raw, error and feedback as strings")
+    if fields["tool"] is not None and not isinstance(fields["tool"], str):
+        raise ToolError(f"{RECORD_MALFORMED_TOOL}: tool must be a string")
+    return fields
 
 
 def _json_result(data: dict[str, Any]) -> CallToolResult:
