@@ -21,6 +21,8 @@ from benchmarks.qa import ItemScore, mean
 EASY_FROM = 0.85
 HARD_BELOW = 0.60
 LEVELS = ("easy", "medium", "hard")
+EXCLUDED_FEWER_OPTIONS = "fewer than 4 options: the reference skips the item"
+EXCLUDED_FAILED_CALL = "failed call: left out of the denominator, counted in the invalid rate"
 DIFFICULTY_METHOD = (
     "cosine similarity of the sentence embeddings of item_a_name and item_b_name ({model}); "
     f"easy >= {EASY_FROM}, medium [{HARD_BELOW}, {EASY_FROM}), hard < {HARD_BELOW} (the paper's thresholds; "
@@ -46,14 +48,19 @@ def pair_similarities(items: list[IntentionQAItem], encode: Callable[[list[str]]
 def score_item(
     item: IntentionQAItem, output: str | list[str] | None, prompting: str, similarity: float | None = None
 ) -> ItemScore:
-    """One item: excluded when the call failed (None or "Error"), else 1/0 on the parsed letter."""
+    """One item: excluded when the reference skips it (fewer than 4 options) or the call failed (None or "Error"),
+    else 1/0 on the parsed letter. An excluded item carries no score and its `excluded_reason` says why."""
     extra: dict[str, Any] = {"relation": item.relation, "gold": item.gold_ind}
     if similarity is not None:
         extra.update(similarity=round(similarity, 4), difficulty=difficulty_of(similarity))
+    if not item.scorable:
+        extra["excluded_reason"] = EXCLUDED_FEWER_OPTIONS
+        return ItemScore(score=None, parsed=None, task=item.task, excluded=True, extra=extra)
     failed = output is None or (
         all(is_failed_call(o) for o in samples_of(output)) if prompting == "cot-sc" else is_failed_call(output)
     )
     if failed:
+        extra["excluded_reason"] = EXCLUDED_FAILED_CALL
         return ItemScore(score=None, parsed=None, task=item.task, excluded=True, extra=extra)
     parsed = parse(output, prompting)
     return ItemScore(score=float(parsed == item.gold_ind), parsed=parsed, task=item.task, extra=extra)
@@ -72,7 +79,7 @@ def aggregate(items: list[IntentionQAItem], scores: Mapping[str, ItemScore]) -> 
         groups["relations"][item.relation].append(result.score)
         if "difficulty" in result.extra:
             by_difficulty[result.extra["difficulty"]].append(result.score)
-    invalid = sum(1 for item in answered if scores[item.qid].excluded)
+    invalid = sum(1 for item in scored if scores[item.qid].excluded)
     return {
         "tasks": {task: mean(values) for task, values in sorted(groups["tasks"].items())},
         "relations": {rel: mean(values) for rel, values in sorted(groups["relations"].items())},

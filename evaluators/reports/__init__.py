@@ -11,11 +11,16 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from evaluators.reports.plots import humans_vs_models, primary_metric_bars
+from evaluators.reports.compare import Comparison, compare, compared_metrics
+from evaluators.reports.plots import humans_vs_models, paired_differences, rate_panels
 from evaluators.reports.tables import (
     ReportTable,
     ScoredRun,
+    assess_coverage,
+    audit_table,
+    comparison_tables,
     failure_table,
+    kind_order,
     metric_tables,
     runs_table,
     usage_table,
@@ -47,47 +52,82 @@ def load_runs(run_dirs: list[Path], options: ScoreOptions | None = None) -> list
     return runs
 
 
-def write_report(runs: list[ScoredRun], out_dir: Path) -> ReportFiles:
-    """Write report.md, report.html and the plots into out_dir."""
+MAX_PAIRS = 6
+"""A report with more runs compares each pair up to this many (the first runs, grouped by kind)."""
+
+
+def pairwise(runs: list[ScoredRun]) -> list[Comparison]:
+    """Paired comparisons of every two runs of the same benchmark (models first, baselines last)."""
+    comparisons = []
+    ordered = kind_order(runs)
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1:]:
+            if a.result.benchmark == b.result.benchmark and len(comparisons) < MAX_PAIRS:
+                comparisons.append(compare(a.result, b.result, a.label, b.label))
+    return comparisons
+
+
+def write_report(runs: list[ScoredRun], out_dir: Path, *, sizes: dict[tuple[str, str | None], int | None] | None = None,
+                 ) -> ReportFiles:
+    """Write report.md, report.html and the plots into out_dir. `sizes` ((benchmark, task set) → number of tasks)
+    overrides the task-set sizes looked up for the coverage check."""
     if not runs:
         raise ValueError("a report needs at least one run")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    tables: list[ReportTable] = [runs_table(runs), *metric_tables(runs)]
-    failures = failure_table(runs)
-    if failures is not None:
-        tables.append(failures)
+    assess_coverage(runs, sizes)
+    comparisons = pairwise(runs)
+    tables: list[ReportTable] = [runs_table(runs), *metric_tables(runs), *comparison_tables(comparisons)]
+    for extra in (audit_table(runs), failure_table(runs)):
+        if extra is not None:
+            tables.append(extra)
     tables.append(usage_table(runs))
 
     plots = []
     for benchmark in dict.fromkeys(run.result.benchmark for run in runs):
         mine = [run for run in runs if run.result.benchmark == benchmark]
-        plots.append(primary_metric_bars(mine, out_dir / f"{benchmark}_{mine[0].result.primary_metric}.png"))
+        for metric in compared_metrics(mine[0].result):
+            plots.append(rate_panels(mine, metric, out_dir / f"{benchmark}_{metric}.png"))
         if any(run.is_human for run in mine) and any(not run.is_human for run in mine):
             plots.append(humans_vs_models(mine, out_dir / f"{benchmark}_humans_vs_models.png"))
+        pairs = [c for c in comparisons if c.benchmark == benchmark]
+        if pairs:
+            metric = mine[0].result.primary_metric
+            plots.append(paired_differences(pairs, out_dir / f"{benchmark}_paired_{metric}.png", metric))
 
     notes = _notes(runs)
     markdown = ["# shopbench report", "", *notes, ""]
     markdown += [table.markdown() for table in tables]
     markdown += [f"![{plot.stem}]({plot.name})\n" for plot in plots]
     markdown_path = out_dir / "report.md"
-    markdown_path.write_text("\n".join(markdown), encoding="utf-8")
+    _write(markdown_path, "\n".join(markdown))
 
     body = ["<h1>shopbench report</h1>", *(f"<p>{html.escape(n)}</p>" for n in notes)]
     body += [table.html() for table in tables]
     body += [f"<h3>{html.escape(plot.stem)}</h3><img src='{html.escape(plot.name)}' alt='{html.escape(plot.stem)}'>"
              for plot in plots]
     html_path = out_dir / "report.html"
-    html_path.write_text(
-        f"<!doctype html><html><head><meta charset='utf-8'><title>shopbench report</title><style>{_STYLE}</style>"
-        f"</head><body>{''.join(body)}</body></html>\n",
-        encoding="utf-8",
-    )
+    _write(html_path,
+           f"<!doctype html><html><head><meta charset='utf-8'><title>shopbench report</title><style>{_STYLE}</style>"
+           f"</head><body>{''.join(body)}</body></html>\n")
     return ReportFiles(markdown_path, html_path, plots)
 
 
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+
+
 def _notes(runs: list[ScoredRun]) -> list[str]:
-    notes = ["Intervals are 95% percentile bootstrap intervals over tasks (10,000 resamples, seed 0)."]
+    notes = ["Intervals are 95% percentile bootstrap intervals over tasks (10,000 resamples, seed 0); binary rates "
+             "also get a Wilson score interval. Paired comparisons use only the tasks both runs played "
+             "(paired bootstrap of A − B; exact McNemar test on the discordant tasks)."]
+    partial = [run for run in runs if run.coverage is not None and not run.coverage.complete]
+    if partial:
+        notes.append("Runs cover different task sets: " + "; ".join(
+            f"{run.label}: {run.coverage.text()}" for run in partial if run.coverage)
+            + ". Their overall is not printed; compare them with the paired tables.")
     embedders = {getattr(run.result, "embedder", None) for run in runs} - {None}
     for embedder in sorted(embedders):
         reference = next(getattr(r.result, "reference_embedder", "") for r in runs

@@ -17,6 +17,13 @@ FIELD_HEADERS = {"title": "title", "price": "price", "service": "service", "sku_
                  "budget": "budget", "kw": "kw"}
 
 
+_UNDEFINED = {
+    "y is constant": "success is constant (every episode succeeded, or none did): nothing can correlate with it",
+    "x is constant": "a statistic is constant over the episodes",
+    "fewer than 3 pairs": "fewer than 3 episodes",
+}
+
+
 def number(value: float | None, digits: int = 3) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
@@ -65,14 +72,25 @@ def shoppingbench_renderables(result: ShoppingBenchResult) -> list[Any]:
         stats.add_column("intent")
         for label in STATISTICS.values():
             stats.add_column(label, justify="right")
+        undefined: dict[str, str] = {}
         for summary in result.intents:
             cells = []
             for name in STATISTICS:
                 correlation = summary.correlations.get(name)
-                r = "" if correlation is None or correlation.r is None else f" (r={correlation.r:+.2f})"
+                if correlation is None:
+                    r = ""
+                elif correlation.r is None:
+                    r = " (r –)"
+                    reason = _UNDEFINED.get(correlation.undefined or "", correlation.undefined or "undefined")
+                    undefined.setdefault(summary.label, reason)
+                else:
+                    r = f" (r={correlation.r:+.2f})"
                 cells.append(number(summary.statistics.get(name), 1) + r)
             stats.add_row(summary.label, *cells)
         out.append(stats)
+        if undefined:
+            out.append(Text("r – : undefined. " + "; ".join(f"{label}: {reason}" for label, reason in
+                                                              undefined.items()), style="dim"))
 
     notes = [f"embedder: {result.embedder} (the reference scorer used {result.reference_embedder}; "
              "title thresholds 0.5 / 0.8 were set for that model)"]

@@ -1,22 +1,40 @@
 """PNG plots for reports (matplotlib, Agg backend: no display needed, same pixels on every machine).
 
-- `primary_metric_bars`: each run's primary rate (ASR for ShoppingBench) per group, with 95% interval error bars.
-- `humans_vs_models`: the same rate with human runs and model runs pooled separately, as the paper's Fig. 6 compares
-  three people with the models.
+Written to be read, not decoded: groups run down the y axis (57 Shopping MMLU task names stay legible), one panel
+per run or per comparison (small multiples, no legend to cover bars), each bar labelled with its value (so a zero
+is visible as "0.00", not as a missing bar), and an error bar only where there is an interval.
+
+- `rate_panels`: a run's rate per group (ASR and CAR for ShoppingBench), one panel per run, with 95% intervals
+  (Wilson for one binary outcome per task, bootstrap otherwise).
+- `humans_vs_models`: the ShoppingBench paper's Fig. 6: each human next to each model per intent, on the tasks all
+  of them played; baselines drawn apart and labelled as baselines, never counted among the models.
+- `paired_differences`: A − B per group with its paired bootstrap interval, one panel per pair of runs.
 """
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
+from typing import Any
 
-from evaluators.reports.tables import ScoredRun
-from evaluators.scoring import MetricRow
+from evaluators.reports.compare import Comparison, outcomes, per_task
+from evaluators.reports.tables import KIND_ORDER, KIND_PLURAL, ScoredRun, _wilson_by_group, kind_order
+from evaluators.stats import Interval, bootstrap_ci, wilson_ci
 
-HUMAN_COLOUR = "#d95f02"
-MODEL_COLOUR = "#1b9e77"
+KIND_COLOURS = {
+    "human": ["#d95f02", "#e6ab02", "#a6761d", "#e7298a"],
+    "model": ["#1b9e77", "#377eb8", "#66a61e", "#4daf4a", "#7570b3"],
+    "mcp-client": ["#7570b3", "#984ea3"],
+    "baseline": ["#7f7f7f", "#b3b3b3", "#4d4d4d"],
+}
+KIND_HATCH = {"human": "//", "baseline": "..", "model": None, "mcp-client": "\\\\"}
+VALUE_COLUMN = 1.03
+"""Data x where each bar's value is written (right of the [0, 1] range, so labels never sit on bars or intervals)."""
+LABEL_WIDTH = 38
+"""Group labels longer than this are wrapped onto two lines (Shopping MMLU task names)."""
 
 
-def _pyplot():
+def _pyplot() -> Any:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -25,64 +43,206 @@ def _pyplot():
     return plt
 
 
-def _primary_rows(run: ScoredRun) -> dict[str, MetricRow]:
-    return {r.group: r for r in run.result.metric_rows() if r.metric == run.result.primary_metric}
+def _label(text: str) -> str:
+    if len(text) <= LABEL_WIDTH:
+        return text
+    lines = textwrap.wrap(text.replace("_", "_\u200b"), LABEL_WIDTH)
+    lines = [line.replace("\u200b", "") for line in lines]
+    return "\n".join(lines[:2]) + ("…" if len(lines) > 2 else "")
 
 
-def primary_metric_bars(runs: list[ScoredRun], path: Path) -> Path:
-    """Grouped bars: groups along x, one bar per run, error bars from each rate's interval."""
+def _colour(kind: str, index: int) -> str:
+    palette = KIND_COLOURS.get(kind, KIND_COLOURS["model"])
+    return palette[index % len(palette)]
+
+
+def _colours(runs: list[ScoredRun]) -> list[str]:
+    seen: dict[str, int] = {}
+    colours = []
+    for run in runs:
+        colours.append(_colour(run.kind, seen.get(run.kind, 0)))
+        seen[run.kind] = seen.get(run.kind, 0) + 1
+    return colours
+
+
+def _plot_groups(runs: list[ScoredRun], metric: str) -> list[str]:
+    groups = []
+    for run in runs:
+        for row in run.result.metric_rows():
+            if row.metric == metric and row.group != "overall" and ":" not in row.group:
+                groups.append(row.group)
+    return list(dict.fromkeys(groups))
+
+
+def _draw_bars(axes: Any, positions: list[float], values: list[float | None], intervals: list[Interval | None],
+               height: float, colour: str, hatch: str | None, label: str | None = None) -> None:
+    """Horizontal bars on [0, 1] with their value (and n) in a column right of 1.0; a zero is drawn as a thick stub
+    at 0 so it is visible; an error bar only for a real (non-degenerate) interval."""
+    shown = [(y, v) for y, v in zip(positions, values, strict=True) if v is not None]
+    axes.barh([y for y, _ in shown], [v for _, v in shown], height=height, color=colour, hatch=hatch,
+              edgecolor="black", linewidth=0.4, label=label, alpha=0.85)
+    for y, value, interval in zip(positions, values, intervals, strict=True):
+        if value is None:
+            axes.text(VALUE_COLUMN, y, "not played", va="center", ha="left", fontsize=7, color="#555555",
+                      style="italic")
+            continue
+        if value == 0:
+            axes.barh([y], [0.012], height=height, color=colour, edgecolor="black", linewidth=0.8)
+        if interval is not None and interval.low is not None and interval.high is not None \
+                and interval.high > interval.low:
+            axes.errorbar(value, y, xerr=[[value - interval.low], [interval.high - value]], fmt="none",
+                          ecolor="black", elinewidth=1.1, capsize=2.5)
+        n = f" (n={interval.n})" if interval is not None and interval.n else ""
+        axes.text(VALUE_COLUMN, y, f"{value:.2f}{n}", va="center", ha="left", fontsize=7)
+
+
+def rate_panels(runs: list[ScoredRun], metric: str, path: Path) -> Path:
+    """One panel per run: the metric per group (intent / task) with its interval, groups down the y axis."""
     plt = _pyplot()
-    rows = [_primary_rows(run) for run in runs]
-    groups = list(dict.fromkeys(group for r in rows for group in r))
-    metric = runs[0].result.primary_metric
-    width = 0.8 / max(len(runs), 1)
-    figure, axes = plt.subplots(figsize=(max(6.0, 1.2 * len(groups) * max(1, len(runs)) / 2 + 3), 4.5))
-    for index, (run, by_group) in enumerate(zip(runs, rows, strict=True)):
-        xs, values, errors = [], [], [[], []]
-        for position, group in enumerate(groups):
-            row = by_group.get(group)
-            if row is None or row.value is None:
-                continue
-            xs.append(position - 0.4 + width * (index + 0.5))
-            values.append(row.value)
-            errors[0].append(row.value - (row.low if row.low is not None else row.value))
-            errors[1].append((row.high if row.high is not None else row.value) - row.value)
-        axes.bar(xs, values, width, yerr=errors, capsize=3, label=run.label,
-                 hatch="//" if run.is_human else None, edgecolor="black", linewidth=0.5)
-    axes.set_xticks(range(len(groups)), groups)
-    axes.set_ylim(0, 1.05)
-    axes.set_ylabel(f"{metric} (95% CI)")
-    axes.set_title(f"{metric} per group")
-    axes.legend(fontsize="small")
+    runs = kind_order(runs)
+    groups = _plot_groups(runs, metric)
+    height_in = max(2.6, 0.28 * len(groups) + 1.6)
+    width_in = min(4.2 * len(runs), 18) + (2.6 if max((len(_label(g).split("\n")[0]) for g in groups), default=0) > 20
+                                           else 1.0)
+    figure, axes_list = plt.subplots(1, len(runs), figsize=(width_in, height_in), sharey=True, squeeze=False)
+    positions = list(range(len(groups)))
+    for axes, run, colour in zip(axes_list[0], runs, _colours(runs), strict=True):
+        rows = {r.group: r for r in run.result.metric_rows() if r.metric == metric}
+        wilson = _wilson_by_group(run, metric)
+        values, intervals = [], []
+        for group in groups:
+            row = rows.get(group)
+            values.append(None if row is None else row.value)
+            intervals.append(wilson.get(group) or (Interval(value=row.value, low=row.low, high=row.high, n=row.n)
+                                                   if row is not None else None))
+        _draw_bars(axes, positions, values, intervals, 0.7, colour, KIND_HATCH.get(run.kind))
+        overall = rows.get("overall")
+        if run.coverage is not None and not run.coverage.complete:
+            overall_text = f"overall: {run.coverage.text()}"
+        elif overall is not None and overall.value is not None:
+            overall_text = f"overall {overall.value:.3f}"
+        else:
+            overall_text = ""
+        axes.set_title(f"{_label(run.label)}\n({run.kind}; {overall_text})", fontsize=8)
+        axes.set_xlim(-0.02, 1.32)
+        axes.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
+        axes.grid(axis="x", linestyle=":", linewidth=0.5)
+        axes.set_xlabel(metric)
+    first = axes_list[0][0]
+    first.set_yticks(positions, [_label(g) for g in groups], fontsize=8)
+    first.invert_yaxis()
+    binary = any(_wilson_by_group(run, metric) for run in runs)
+    interval_kind = "Wilson 95% interval (binary success per task)" if binary else "95% bootstrap interval over tasks"
+    benchmark = runs[0].result.benchmark
+    figure.suptitle(f"{benchmark}: {metric} per group, with {interval_kind}", fontsize=9)
     figure.tight_layout()
     figure.savefig(path, dpi=110)
     plt.close(figure)
     return path
 
 
+def _shared_tasks(runs: list[ScoredRun], metric: str) -> set[str]:
+    tables = [set(per_task(outcomes(run.result, metric))) for run in runs]
+    return set.intersection(*tables) if tables else set()
+
+
 def humans_vs_models(runs: list[ScoredRun], path: Path) -> Path:
-    """Mean primary rate of human runs vs model runs per group (hatched: humans)."""
+    """The ShoppingBench paper's Fig. 6: per intent, each human and each other agent side by side, computed on the
+    tasks every plotted run played (so bars are comparable), grouped by agent kind."""
     plt = _pyplot()
-    kinds = {"humans": [r for r in runs if r.is_human], "models": [r for r in runs if not r.is_human]}
-    groups = list(dict.fromkeys(group for run in runs for group in _primary_rows(run)))
-    figure, axes = plt.subplots(figsize=(max(6.0, 1.3 * len(groups) + 2), 4.5))
-    for index, (kind, members) in enumerate(kinds.items()):
-        xs, values = [], []
-        for position, group in enumerate(groups):
-            found = [row.value for run in members if (row := _primary_rows(run).get(group)) and row.value is not None]
-            if found:
-                xs.append(position - 0.2 + 0.4 * index)
-                values.append(sum(found) / len(found))
-        axes.bar(xs, values, 0.4, label=f"{kind} ({len(members)} run(s))",
-                 color=HUMAN_COLOUR if kind == "humans" else MODEL_COLOUR,
-                 hatch="//" if kind == "humans" else None, edgecolor="black", linewidth=0.5)
+    runs = kind_order(runs)
     metric = runs[0].result.primary_metric
-    axes.set_xticks(range(len(groups)), groups)
-    axes.set_ylim(0, 1.05)
-    axes.set_ylabel(metric)
-    axes.set_title(f"Humans vs models: {metric}")
-    axes.legend(fontsize="small")
+    shared = _shared_tasks(runs, metric)
+    groups = _plot_groups(runs, metric)
+    n_runs = len(runs)
+    band = 0.8 / n_runs
+    figure, axes = plt.subplots(figsize=(9.5, max(3.0, 0.32 * n_runs * (len(groups) + 1) + 1.4)))
+    colours = _colours(runs)
+    ordered_groups = [*groups, "average over groups\n(unweighted)"]
+    for index, (run, colour) in enumerate(zip(runs, colours, strict=True)):
+        tasks = {t: o for t, o in per_task(outcomes(run.result, metric)).items() if t in shared}
+        values: list[float | None] = []
+        intervals: list[Interval | None] = []
+        group_means = []
+        for group in groups:
+            found = [o for o in tasks.values() if o.group == group]
+            if not found:
+                values.append(None)
+                intervals.append(None)
+                continue
+            means = [o.mean for o in found]
+            binary = all(o.binary for o in found)
+            interval = wilson_ci(int(sum(means)), len(means)) if binary else bootstrap_ci(means)
+            values.append(interval.value)
+            intervals.append(interval)
+            group_means.append(interval.value)
+        values.append(sum(group_means) / len(group_means) if group_means else None)
+        intervals.append(None)
+        positions = [g - 0.4 + band * (index + 0.5) for g in range(len(ordered_groups))]
+        label = f"{run.label} ({run.kind})"
+        _draw_bars(axes, positions, values, intervals, band * 0.92, colour, KIND_HATCH.get(run.kind), label)
+    axes.set_yticks(range(len(ordered_groups)), [_label(g) for g in ordered_groups], fontsize=9)
+    axes.invert_yaxis()
+    axes.set_xlim(-0.02, 1.32)
+    axes.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
+    axes.grid(axis="x", linestyle=":", linewidth=0.5)
+    axes.set_xlabel(f"{metric} (Wilson 95% interval; no interval on the average)")
+    kinds = [k for k in KIND_ORDER if any(run.kind == k for run in runs)]
+    others = [KIND_PLURAL[k] for k in kinds if k != "human"] or ["models"]
+    axes.set_title(f"Humans vs {' and '.join(others)} (the ShoppingBench paper's Fig. 6) on the {len(shared)} tasks "
+                   "all runs played" + ("\nbaselines are drawn as baselines, not counted among models"
+                                        if "baseline" in kinds else ""), fontsize=9)
+    axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, frameon=False)
     figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return path
+
+
+def paired_differences(comparisons: list[Comparison], path: Path, metric: str | None = None) -> Path:
+    """One panel per pair of runs: A − B per group and overall, with the paired bootstrap 95% interval."""
+    plt = _pyplot()
+    panels = []
+    for comparison in comparisons:
+        chosen = next((m for m in comparison.metrics if metric is None or m.metric == metric), None)
+        if chosen is not None:
+            panels.append((comparison, chosen))
+    if not panels:
+        raise ValueError("no comparison holds the metric to plot")
+    groups = list(dict.fromkeys(g.group for _, m in panels for g in m.groups))
+    labels = [*groups, "overall"]
+    figure, axes_list = plt.subplots(1, len(panels), figsize=(min(4.6 * len(panels), 18) + 1.6,
+                                                              max(2.6, 0.3 * len(labels) + 1.8)),
+                                     sharey=True, squeeze=False)
+    for axes, (comparison, chosen) in zip(axes_list[0], panels, strict=True):
+        by_group = {g.group: g for g in chosen.groups}
+        by_group["overall"] = chosen.overall
+        axes.axvline(0, color="black", linewidth=0.8)
+        for y, label in enumerate(labels):
+            found = by_group.get(label)
+            if found is None or found.difference.value is None:
+                axes.text(0, y, "not played by both", va="center", ha="center", fontsize=7, style="italic",
+                          color="#555555")
+                continue
+            interval = found.difference
+            colour = "#1b9e77" if interval.value > 0 else "#d95f02" if interval.value < 0 else "#555555"
+            if interval.low is not None and interval.high is not None and interval.high > interval.low:
+                axes.plot([interval.low, interval.high], [y, y], color=colour, linewidth=2.0)
+            axes.plot([interval.value], [y], "o", color=colour, markersize=5 if label != "overall" else 7)
+            test = f", McNemar p={found.mcnemar.p:.3g}" if found.mcnemar else ""
+            axes.text(1.02, y, f"{interval.value:+.2f} (n={found.n}{test})", va="center", ha="left", fontsize=7,
+                      transform=axes.get_yaxis_transform())
+        axes.axhline(len(labels) - 1.5, color="#999999", linewidth=0.6, linestyle="--")
+        axes.set_xlim(-1.05, 1.05)
+        axes.grid(axis="x", linestyle=":", linewidth=0.5)
+        axes.set_xlabel(f"{chosen.metric}: A − B (paired bootstrap 95%)", fontsize=8)
+        axes.set_title(f"A = {_label(comparison.a)}\nB = {_label(comparison.b)}\n{comparison.shared} shared tasks",
+                       fontsize=8)
+    first = axes_list[0][0]
+    first.set_yticks(range(len(labels)), [_label(g) for g in labels], fontsize=8)
+    first.invert_yaxis()
+    figure.tight_layout()
+    figure.subplots_adjust(wspace=0.75)
     figure.savefig(path, dpi=110)
     plt.close(figure)
     return path

@@ -1,20 +1,55 @@
 """Comparison tables across scored runs, as plain data that Markdown and HTML both render.
 
 Tables are built from each result's `metric_rows()` (the registry's common shape), so any benchmark's runs can be
-compared; ShoppingBench results add failure categories. Tokens and cost come from the trajectories themselves.
+compared. They are written so they cannot mislead:
+- every row has its own n, and one row per (group, run): runs with different n never share a row;
+- runs are grouped by agent kind (model, mcp-client, human, baseline), so a baseline is never read as a model;
+- an "overall" is printed only for a run that covers its whole task set; otherwise it reads "partial: k of n";
+- binary rates carry a Wilson interval next to the bootstrap one (the bootstrap collapses to a point at 0/n, n/n);
+- Shopping MMLU rows name the metric each task uses, and the overall says how it is aggregated;
+- tokens and cost sit next to model latency and wall time.
 """
 
 from __future__ import annotations
 
 import html
+from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from evaluators.reports.audit import AuditResult, audit_run
+from evaluators.reports.compare import AGGREGATION, Comparison, outcomes, per_task
 from evaluators.scoring import MetricRow, ScoreResult
 from evaluators.scoring.failure import CATEGORIES
 from evaluators.scoring.trajectory_stats import trajectory_stats
+from evaluators.stats import Interval, wilson_ci
 from mcp_server.trajectory import RunManifest, iter_episode_files, read_trajectory
+
+KIND_ORDER = ("model", "mcp-client", "human", "baseline")
+KIND_PLURAL = {"model": "models", "mcp-client": "MCP clients", "human": "humans", "baseline": "baselines"}
+
+
+@dataclass
+class Coverage:
+    """Which tasks of its task set a run scored."""
+
+    played: int
+    total: int
+    unfinished: int = 0
+    source: str = ""
+    """Where `total` comes from: the task set, or the union of the runs reported together."""
+
+    @property
+    def complete(self) -> bool:
+        return self.played >= self.total and not self.unfinished
+
+    def text(self) -> str:
+        if self.complete:
+            return f"complete: {self.played} of {self.total} tasks"
+        text = f"partial: {self.played} of {self.total} tasks"
+        return text + (f", {self.unfinished} unfinished episode(s)" if self.unfinished else "")
 
 
 @dataclass
@@ -25,10 +60,85 @@ class ScoredRun:
     manifest: RunManifest
     result: ScoreResult
     label: str = ""
+    coverage: Coverage | None = None
+    """Filled by `assess_coverage` (relative to the other runs of the report and the task set)."""
+
+    @property
+    def kind(self) -> str:
+        return self.manifest.agent.kind
 
     @property
     def is_human(self) -> bool:
-        return self.manifest.agent.kind == "human"
+        return self.kind == "human"
+
+    @cached_property
+    def audit(self) -> AuditResult | None:
+        return audit_run(self.run_dir, self.result)
+
+    def task_keys(self) -> set[str]:
+        """The tasks (ShoppingBench task ids, QA item ids) this run has a score for."""
+        if self.result.benchmark == "shoppingbench":
+            return {s.task_id for s in self.result.scores}
+        return set(getattr(self.result, "scores", {}))
+
+    @property
+    def task_set(self) -> str | None:
+        """The task set the episodes played (ShoppingBench scores name it; else the manifest's)."""
+        if self.result.benchmark == "shoppingbench":
+            found = {s.task_set for s in self.result.scores}
+            if len(found) == 1:
+                return found.pop()
+        return self.manifest.task_set
+
+    def unfinished(self) -> int:
+        unfinished = getattr(self.result, "unfinished", None)
+        if unfinished is not None:
+            return len(unfinished)
+        return int(getattr(self.result, "not_scored", {}).get("unfinished", 0))
+
+
+def kind_order(runs: list[ScoredRun]) -> list[ScoredRun]:
+    """Runs grouped by agent kind (models first, baselines last), keeping the given order within a kind."""
+    return sorted(runs, key=lambda run: KIND_ORDER.index(run.kind) if run.kind in KIND_ORDER else len(KIND_ORDER))
+
+
+def task_set_size(run: ScoredRun) -> int | None:
+    """How many tasks the run's task set holds (None when it cannot be loaded here)."""
+    benchmark, task_set = run.result.benchmark, run.task_set
+    try:
+        if benchmark == "shoppingbench":
+            from benchmarks.shoppingbench.tasks import OFFICIAL_SET, load_official
+            from evaluators.scoring.shoppingbench_run import open_world
+
+            if task_set is None:
+                return None
+            try:
+                return len(open_world(None, run.manifest.world).tasks(task_set))
+            except (KeyError, ValueError, FileNotFoundError):
+                return len(load_official()) if task_set == OFFICIAL_SET else None
+        from benchmarks.qa import items_path, question_benchmark
+
+        questions = question_benchmark(benchmark)
+        return sum(1 for item in questions.load(items_path(questions, task_set)) if questions.runnable(item))
+    except Exception:  # noqa: BLE001 - a size we cannot learn falls back to the runs' union
+        return None
+
+
+def assess_coverage(runs: list[ScoredRun], sizes: dict[tuple[str, str | None], int | None] | None = None) -> None:
+    """Set each run's coverage: played tasks of the task set (or, when its size is unknown, of the union of the
+    tasks the reported runs of that benchmark and task set played)."""
+    groups: dict[tuple[str, str | None], list[ScoredRun]] = defaultdict(list)
+    for run in runs:
+        groups[(run.result.benchmark, run.task_set)].append(run)
+    for key, members in groups.items():
+        union = set().union(*(run.task_keys() for run in members))
+        size = sizes[key] if sizes is not None and key in sizes else task_set_size(members[0])
+        for run in members:
+            played = len(run.task_keys())
+            if size is not None and size >= len(union):
+                run.coverage = Coverage(played, size, run.unfinished(), "task set")
+            else:
+                run.coverage = Coverage(played, len(union), run.unfinished(), "runs reported together")
 
 
 @dataclass
@@ -55,7 +165,7 @@ class ReportTable:
         return f"<h3>{html.escape(self.title)}</h3>{table}{note}"
 
 
-def interval_text(row: MetricRow | None) -> str:
+def interval_text(row: MetricRow | Interval | None) -> str:
     if row is None or row.value is None:
         return "–"
     if row.low is None or row.high is None:
@@ -64,49 +174,163 @@ def interval_text(row: MetricRow | None) -> str:
 
 
 def runs_table(runs: list[ScoredRun]) -> ReportTable:
-    table = ReportTable("Runs", ["run", "benchmark", "agent", "run id", "scored episodes", "notes"])
-    for run in runs:
+    table = ReportTable("Runs (grouped by agent kind)", ["kind", "run", "benchmark", "agent", "run id", "tasks scored",
+                                                          "coverage", "grader audit", "notes"],
+                        note="Grader audit (beyond the reference, scores unchanged): successful episodes that "
+                             "recommend an id the agent never received, or named before any observation showed it.")
+    for run in kind_order(runs):
         agent = run.manifest.agent
         notes = []
         embedder = getattr(run.result, "embedder", None)
         if embedder:
             notes.append(f"embedder {embedder}")
-        unfinished = getattr(run.result, "unfinished", None)
-        if unfinished:
-            notes.append(f"{len(unfinished)} unfinished")
-        table.rows.append([run.label, run.result.benchmark, f"{agent.kind}: {agent.name}", run.manifest.run_id,
-                           str(len(run.result.episode_success())), "; ".join(notes)])
+        protocol = run.manifest.parameters.get("protocol") or run.manifest.parameters.get("prompting")
+        if protocol:
+            notes.append(f"protocol {protocol}")
+        audit = run.audit
+        table.rows.append([
+            KIND_PLURAL.get(run.kind, run.kind), run.label, run.result.benchmark, agent.name, run.manifest.run_id,
+            str(len(run.task_keys())), run.coverage.text() if run.coverage else "–",
+            audit.text() if audit else "–", "; ".join(notes),
+        ])
     return table
 
 
+def audit_table(runs: list[ScoredRun]) -> ReportTable | None:
+    """The flagged episodes of the grader audit, one row each (None when nothing is flagged)."""
+    table = ReportTable("Grader audit: flagged successful episodes", ["run", "episode", "task", "intent", "finding"])
+    for run in kind_order(runs):
+        for flag in run.audit.flags if run.audit else []:
+            table.rows.append([run.label, flag.episode_id, flag.task_id, flag.intent or "", flag.text()])
+    return table if table.rows else None
+
+
+def mmlu_task_metrics(result: Any) -> dict[str, str]:
+    """Shopping MMLU task → the metric its items use (accuracy, ndcg, rougel, micro f1, ...)."""
+    metrics: dict[str, set[str]] = defaultdict(set)
+    if result.benchmark != "shopping-mmlu":
+        return {}
+    for score in result.scores.values():
+        metric = score.extra.get("metric")
+        if metric:
+            metrics[score.task].add(metric)
+    return {task: " / ".join(sorted(names)) for task, names in metrics.items()}
+
+
+OVERALL_TEXT = {
+    "shoppingbench": "unweighted mean over intents (the paper's average)",
+    "shopping-mmlu": "mean over tasks of each task's own metric (as the reference)",
+    "intentionqa": "accuracy over all valid items (as the reference)",
+    "session-intent": "mean of the task accuracies (as the reference)",
+}
+
+
+def _wilson_by_group(run: ScoredRun, metric: str) -> dict[str, Interval]:
+    """Wilson intervals for the groups whose outcomes are one binary success per task (and pooled, "overall")."""
+    try:
+        tasks = per_task(outcomes(run.result, metric))
+    except ValueError:
+        return {}
+    by_group: dict[str, list[float]] = defaultdict(list)
+    binary: dict[str, bool] = defaultdict(lambda: True)
+    for outcome in tasks.values():
+        by_group[outcome.group].append(outcome.mean)
+        binary[outcome.group] &= outcome.binary
+    found = {group: wilson_ci(int(sum(values)), len(values)) for group, values in by_group.items() if binary[group]}
+    if AGGREGATION.get(run.result.benchmark) == "pooled" and tasks and all(binary.values()):
+        values = [outcome.mean for outcome in tasks.values()]
+        found["overall"] = wilson_ci(int(sum(values)), len(values))
+    return found
+
+
 def metric_tables(runs: list[ScoredRun]) -> list[ReportTable]:
-    """For each benchmark and metric: groups (intents, tasks...) down, runs across, value [95% CI]."""
+    """For each benchmark and metric: one row per (group, run) with its n, value [95% bootstrap] and, for binary
+    rates, the Wilson interval."""
     tables = []
-    for benchmark in dict.fromkeys(run.result.benchmark for run in runs):
-        mine = [run for run in runs if run.result.benchmark == benchmark]
+    ordered = kind_order(runs)
+    for benchmark in dict.fromkeys(run.result.benchmark for run in ordered):
+        mine = [run for run in ordered if run.result.benchmark == benchmark]
         rows_by_run = [{(r.group, r.metric): r for r in run.result.metric_rows()} for run in mine]
         metrics = list(dict.fromkeys(metric for rows in rows_by_run for _, metric in rows))
+        task_metric = {task: m for run in mine for task, m in mmlu_task_metrics(run.result).items()}
         for metric in metrics:
             groups = list(dict.fromkeys(group for rows in rows_by_run for group, m in rows if m == metric))
-            table = ReportTable(f"{benchmark} · {metric} (95% bootstrap interval)", ["group", *(r.label for r in mine)])
+            groups = [g for g in groups if g != "overall"] + [g for g in groups if g == "overall"]
+            wilson = [_wilson_by_group(run, metric) for run in mine]
+            counts = [_counts_by_group(run, metric) for run in mine]
+            headers = ["group", "kind", "run", "n", f"{metric} [95% bootstrap]", "Wilson 95%"]
+            if benchmark == "shopping-mmlu":
+                headers.insert(1, "metric")
+            table = ReportTable(f"{benchmark} · {metric}", headers)
             for group in groups:
-                table.rows.append([group, *(interval_text(rows.get((group, metric))) for rows in rows_by_run)])
+                for run, rows, wilsons, count in zip(mine, rows_by_run, wilson, counts, strict=True):
+                    row = rows.get((group, metric))
+                    if row is None:
+                        continue
+                    n = count.get(group, row.n)
+                    cells = [group, run.kind, run.label, str(n) if n else "–", interval_text(row),
+                             interval_text(wilsons.get(group)) if group in wilsons else "–"]
+                    if group == "overall" and run.coverage is not None and not run.coverage.complete:
+                        cells[4] = f"partial: {run.coverage.played} of {run.coverage.total} tasks"
+                        cells[5] = "–"
+                    if benchmark == "shopping-mmlu":
+                        cells.insert(1, _mmlu_metric(group, task_metric))
+                    table.rows.append(cells)
+            table.note = (f"overall: {OVERALL_TEXT.get(benchmark, 'as the scorer aggregates')}; printed only for a run "
+                          "that covers its whole task set. Wilson intervals only for one binary outcome per task.")
+            tables.append(table)
+    return tables
+
+
+def _counts_by_group(run: ScoredRun, metric: str) -> dict[str, int]:
+    """Tasks with a value per group (and overall): the n a row's number rests on."""
+    try:
+        tasks = per_task(outcomes(run.result, metric))
+    except ValueError:
+        return {}
+    counts: dict[str, int] = defaultdict(int)
+    for outcome in tasks.values():
+        counts[outcome.group] += 1
+    if counts:
+        counts["overall"] = len(tasks)
+    return dict(counts)
+
+
+def _mmlu_metric(group: str, task_metric: dict[str, str]) -> str:
+    if group == "overall":
+        return "mean over tasks"
+    if group.startswith("skill:"):
+        return "mean of its tasks"
+    return task_metric.get(group, "–")
+
+
+def comparison_tables(comparisons: list[Comparison]) -> list[ReportTable]:
+    tables = []
+    for comparison in comparisons:
+        for metric in comparison.metrics:
+            table = ReportTable(f"Paired: A = {comparison.a} vs B = {comparison.b} · {metric.metric}",
+                                comparison.headers(), note=f"{comparison.coverage_text()}. overall = "
+                                                           f"{metric.aggregation}.")
+            table.rows = [group.row() for group in metric.groups] + [metric.overall.row()]
             tables.append(table)
     return tables
 
 
 def failure_table(runs: list[ScoredRun]) -> ReportTable | None:
     """ShoppingBench failure categories per run and intent (primary category of each failed episode)."""
-    table = ReportTable("Failure categories (paper App. D, derived from the scores)", ["run", "intent", *CATEGORIES])
-    for run in runs:
+    table = ReportTable("Failure categories (paper App. D, derived from the scores)",
+                        ["run", "intent", "n", *CATEGORIES])
+    for run in kind_order(runs):
         for summary in getattr(run.result, "intents", []):
-            table.rows.append([run.label, summary.label, *(str(summary.failures.get(c, 0)) for c in CATEGORIES)])
+            table.rows.append([run.label, summary.label, str(summary.episodes),
+                               *(str(summary.failures.get(c, 0)) for c in CATEGORIES)])
     return table if table.rows else None
 
 
 def usage_totals(run_dir: Path) -> dict[str, Any]:
-    """Tokens, cost and steps over a run's finished episodes, read from the trajectories."""
-    totals: dict[str, Any] = {"episodes": 0, "steps": 0, "input_tokens": None, "output_tokens": None, "cost_usd": None}
+    """Tokens, cost, model latency, wall time and steps over a run's finished episodes, read from the trajectories."""
+    totals: dict[str, Any] = {"episodes": 0, "steps": 0, "input_tokens": None, "output_tokens": None, "cost_usd": None,
+                              "latency_s": None, "wall_s": None}
     for path in iter_episode_files(run_dir):
         try:
             trajectory = read_trajectory(path)
@@ -117,7 +341,7 @@ def usage_totals(run_dir: Path) -> dict[str, Any]:
         stats = trajectory_stats(trajectory)
         totals["episodes"] += 1
         totals["steps"] += stats.steps
-        for name in ("input_tokens", "output_tokens", "cost_usd"):
+        for name in ("input_tokens", "output_tokens", "cost_usd", "latency_s", "wall_s"):
             value = getattr(stats, name)
             if value is not None:
                 totals[name] = (totals[name] or 0) + value
@@ -125,24 +349,34 @@ def usage_totals(run_dir: Path) -> dict[str, Any]:
 
 
 def usage_table(runs: list[ScoredRun]) -> ReportTable:
-    table = ReportTable("Tokens and cost", ["run", "episodes", "steps / episode", "input tokens", "output tokens",
-                                            "cost (USD)", "cost / success (USD)"],
-                        note="– where the agent reported no usage (humans, most MCP clients).")
-    for run in runs:
+    table = ReportTable("Tokens, cost and time", ["run", "kind", "episodes", "steps / episode", "input tokens",
+                                                  "output tokens", "cost (USD)", "cost / success (USD)",
+                                                  "model latency / episode (s)", "wall time / episode (s)"],
+                        note="– where the agent reported no usage (humans, most MCP clients). Latency is the model's "
+                             "time summed over an episode's calls; wall time runs from the episode's start to its "
+                             "end (a human's thinking time included).")
+    for run in kind_order(runs):
         totals = usage_totals(run.run_dir)
         episodes = totals["episodes"]
         successes = sum(run.result.episode_success().values())
         cost = totals["cost_usd"]
         table.rows.append([
             run.label,
+            run.kind,
             str(episodes),
             f"{totals['steps'] / episodes:.1f}" if episodes else "–",
             _count(totals["input_tokens"]),
             _count(totals["output_tokens"]),
             "–" if cost is None else f"{cost:.4f}",
             "–" if cost is None or not successes else f"{cost / successes:.4f}",
+            _per(totals["latency_s"], episodes),
+            _per(totals["wall_s"], episodes),
         ])
     return table
+
+
+def _per(total: float | None, episodes: int) -> str:
+    return "–" if total is None or not episodes else f"{total / episodes:.2f}"
 
 
 def _count(value: float | None) -> str:

@@ -1,0 +1,46 @@
+"""`shopbench compare RUN_A RUN_B`: is A better than B on the tasks both played? (paired difference, McNemar)"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("compare")
+    def compare(
+        run_a: Path = typer.Argument(..., help="Run directory A."),
+        run_b: Path = typer.Argument(..., help="Run directory B (same benchmark)."),
+        json_out: Path | None = typer.Option(None, "--json", help="Also write the comparison as JSON to this file."),
+        world: Path | None = typer.Option(None, "--world", help="ShoppingBench: world folder (default: each run's)."),
+        embedder: str | None = typer.Option(None, "--embedder", help="Sentence-transformers model folder."),
+    ) -> None:
+        """Paired comparison on the tasks both runs played: A − B per intent/task and overall with a paired
+        bootstrap 95% interval, and the exact McNemar test for binary success. Says how many tasks each run
+        left out. Several epochs: each task's mean over epochs is compared.
+
+        Example: shopbench compare runs/model-a runs/model-b --json a-vs-b.json
+        """
+        from rich.console import Console
+
+        from evaluators.reports import load_runs
+        from evaluators.reports.compare import compare as compare_runs
+        from evaluators.scoring import ScoreOptions, UnknownBenchmarkError
+
+        try:
+            a, b = load_runs([run_a, run_b], ScoreOptions(world=world, embedder=embedder))
+            comparison = compare_runs(a.result, b.result, a.label, b.label)
+        except (UnknownBenchmarkError, FileNotFoundError, ValueError) as error:
+            typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
+            raise typer.Exit(2) from None
+        console = Console()
+        for renderable in comparison.render():
+            console.print(renderable)
+        if json_out is not None:
+            json_out.parent.mkdir(parents=True, exist_ok=True)
+            tmp = json_out.with_name(json_out.name + ".tmp")
+            tmp.write_text(json.dumps(comparison.to_json(), indent=2), encoding="utf-8")
+            tmp.replace(json_out)
+            typer.echo(f"comparison: {json_out}")
