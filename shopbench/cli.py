@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "schema",
     "score",
     "report",
+    "compare",
     "export",
     "world",
     "serve",
