@@ -33,6 +33,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "replay",
     "results",
     "play",
+    "generate",
 )
 """Modules of shopbench.commands, each with `register(app)`. Heavy imports stay inside the command bodies."""
 

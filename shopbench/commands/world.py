@@ -6,6 +6,9 @@ from pathlib import Path
 
 import typer
 
+WRITER_SPECS = ("Spec: llama-cpp:<file.gguf|smollm2>, openai:<model>, anthropic:<model>, "
+                "openai-compatible:<base url>#<model>.")
+
 world_app = typer.Typer(help="Build and inspect ShoppingBench worlds (catalog, index, task sets, knowledge corpus).",
                         no_args_is_help=True)
 
@@ -17,12 +20,81 @@ def generate(
     out: Path = typer.Option(..., "--out", help="World folder to create."),
     tasks_per_intent: int = typer.Option(100, "--tasks-per-intent", min=1, help="Tasks per intent."),
     name: str | None = typer.Option(None, "--name", help="World name (default: the folder name)."),
+    writer_model: str | None = typer.Option(
+        None, "--writer-model", help="Rewrite the templated instructions with this model (Stage III of the paper); "
+        "a rewrite is kept only if every constraint value survives. " + WRITER_SPECS),
+    concurrency: int = typer.Option(4, "--concurrency", "-c", min=1, help="Writer requests in flight at once."),
+    n_gpu_layers: int = typer.Option(0, "--n-gpu-layers", help="llama-cpp: layers on the GPU (-1 all)."),
+    n_ctx: int = typer.Option(8192, "--n-ctx", min=512, help="llama-cpp: context window in tokens."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the response cache."),
 ) -> None:
     """Generate a world of any size (2.5M products is the paper's scale) with solvable tasks."""
     from mcp_server.world import generate_world
 
+    if writer_model is not None:
+        _check_spec(writer_model)
     world = generate_world(out, products=products, seed=seed, tasks_per_intent=tasks_per_intent, name=name)
+    if writer_model is not None:
+        _rewrite(world.root, "generated", writer_model, concurrency, n_gpu_layers, n_ctx, no_cache)
     _show(world)
+
+
+@world_app.command("rewrite")
+def rewrite(
+    root: Path = typer.Argument(..., help="World folder."),
+    writer_model: str = typer.Option(..., "--writer-model", help="The model that rewrites. " + WRITER_SPECS),
+    task_set: str = typer.Option("generated", "--tasks", help="Task set of the world to rewrite."),
+    concurrency: int = typer.Option(4, "--concurrency", "-c", min=1, help="Writer requests in flight at once."),
+    n_gpu_layers: int = typer.Option(0, "--n-gpu-layers", help="llama-cpp: layers on the GPU (-1 all)."),
+    n_ctx: int = typer.Option(8192, "--n-ctx", min=512, help="llama-cpp: context window in tokens."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the response cache."),
+) -> None:
+    """Rewrite a world's task instructions with a model (resumes where a killed run stopped; see rewrites.jsonl)."""
+    from mcp_server.world import World
+
+    try:
+        world = World.open(root)
+    except (FileNotFoundError, ValueError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(1) from None
+    if task_set == "official" or not (world.root / "tasks" / task_set).is_dir():
+        typer.echo(f"error: no rewritable task set {task_set!r} in {world.root}", err=True)
+        raise typer.Exit(1)
+    _rewrite(world.root, task_set, writer_model, concurrency, n_gpu_layers, n_ctx, no_cache)
+    _show(world)
+
+
+def _check_spec(spec: str) -> None:
+    """A writer spec that names no text model fails before the world is built."""
+    from evaluators.models import backends, split_spec
+
+    provider, _ = split_spec(spec)
+    if provider not in backends() or provider in ("random", "oracle"):
+        raise typer.BadParameter(f"{spec!r} names no text model. {WRITER_SPECS}", param_hint="--writer-model")
+
+
+def _rewrite(root: Path, task_set: str, spec: str, concurrency: int, n_gpu_layers: int, n_ctx: int,
+             no_cache: bool) -> None:
+    import asyncio
+
+    from rich.console import Console
+
+    from benchmarks.jsonl import DataFileError
+    from evaluators.generation import ModelSettings, rewrite_task_set
+    from evaluators.models import ModelSpecError
+
+    console = Console(stderr=True)
+    settings = ModelSettings(spec=spec, n_gpu_layers=n_gpu_layers, n_ctx=n_ctx, cache=not no_cache, temperature=0.7)
+    try:
+        report = asyncio.run(rewrite_task_set(root / "tasks" / task_set, settings, task_set=task_set,
+                                              concurrency=concurrency))
+    except (ModelSpecError, DataFileError, ValueError) as error:
+        console.print(f"[red]error:[/red] {error}")
+        raise typer.Exit(2) from None
+    reasons = ", ".join(f"{k} {v}" for k, v in report.reasons.most_common()) or "none"
+    console.print(f"rewritten {report.rewritten} of {report.total} instructions ({report.resumed} resumed); "
+                  f"kept the template for {report.kept_template} (reasons: {reasons}); "
+                  f"log: {report.folder / 'rewrites.jsonl'}")
 
 
 @world_app.command("import")
@@ -61,6 +133,8 @@ def _show(world) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from evaluators.generation.rewrite import rewrite_summary
+
     info = world.info
     table = Table(title=f"world {info.name}", show_header=False)
     for label, value in (("folder", str(world.root)), ("source", info.source), ("products", f"{info.products:,}"),
@@ -71,6 +145,10 @@ def _show(world) -> None:
         counts = Counter(task.intent for task in world.tasks(task_set))
         startable = "" if task_set != "official" or world.is_official_corpus else " (needs the official corpus)"
         table.add_row(f"tasks: {task_set}", ", ".join(f"{k} {v}" for k, v in counts.items()) + startable)
+        rewrites = rewrite_summary(world.root / "tasks" / task_set) if task_set != "official" else None
+        if rewrites is not None:
+            table.add_row(f"rewritten: {task_set}", f"{rewrites['rewritten']} of {rewrites['asked']} instructions "
+                          f"by {', '.join(rewrites['writers'])} (tasks/{task_set}/rewrites.jsonl)")
     Console().print(table)
 
 
