@@ -93,6 +93,16 @@ async def bounded(items: Iterable[T], worker: Callable[[T], Awaitable[None]], co
         async with semaphore:
             await worker(item)
 
-    async with asyncio.TaskGroup() as group:
-        for item in items:
-            group.create_task(one(item))
+    try:
+        async with asyncio.TaskGroup() as group:
+            for item in items:
+                group.create_task(one(item))
+    except BaseExceptionGroup as group_error:
+        raise first_error(group_error) from None
+
+
+def first_error(error: BaseException) -> BaseException:
+    """The first real exception inside (possibly nested) exception groups, so callers see what failed."""
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    return error

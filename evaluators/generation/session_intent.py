@@ -36,7 +36,7 @@ from benchmarks.session_intent.trees import (
     sample_items,
     step_prompt,
 )
-from evaluators.generation._common import GenerationProgress, ModelSettings, complete, open_model
+from evaluators.generation._common import GenerationProgress, ModelSettings, bounded, complete, open_model
 from evaluators.generation.journal import Journal, write_jsonl_atomic
 from evaluators.runs.backend import PreparedModel
 
@@ -163,9 +163,7 @@ async def build_session_intent(sessions_path: Path, out: Path, settings: ModelSe
                         items.append(item.model_dump(mode="json", exclude_none=False))
                     bar.advance(session.session_id)
 
-                async with asyncio.TaskGroup() as group:
-                    for session in todo:
-                        group.create_task(one(session))
+                await bounded(todo, one, len(todo))
             report.model_counters = prepared.counters()
     finally:
         trees.close()

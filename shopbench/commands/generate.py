@@ -123,6 +123,10 @@ def session_intent(
     except (DataFileError, ModelSpecError, ValueError) as error:
         console.print(f"[red]error:[/red] {error}")
         raise typer.Exit(2) from None
+    except Exception as error:  # noqa: BLE001 - a provider's error, whatever its type, ends the run cleanly
+        console.print(f"[red]error:[/red] a model call failed: {type(error).__name__}: {error}\n"
+                      "Finished sessions are kept; run the same command again to resume.")
+        raise typer.Exit(2) from None
     labels = f"{report.judged} labelled by {judge}" if judge else "gold left empty for annotation"
     console.print(f"{report.sessions} sessions ({report.resumed} resumed): {report.nodes} intention nodes, "
                   f"{report.items} task instances ({labels}) → {out}/trees.jsonl, {out}/items.jsonl")

@@ -91,6 +91,11 @@ def _rewrite(root: Path, task_set: str, spec: str, concurrency: int, n_gpu_layer
     except (ModelSpecError, DataFileError, ValueError) as error:
         console.print(f"[red]error:[/red] {error}")
         raise typer.Exit(2) from None
+    except Exception as error:  # noqa: BLE001 - a provider's error, whatever its type, ends the run cleanly
+        console.print(f"[red]error:[/red] the writer model failed: {type(error).__name__}: {error}\n"
+                      f"What was rewritten is kept; run `shopbench world rewrite {root} --writer-model {spec}` "
+                      "to resume.")
+        raise typer.Exit(2) from None
     reasons = ", ".join(f"{k} {v}" for k, v in report.reasons.most_common()) or "none"
     console.print(f"rewritten {report.rewritten} of {report.total} instructions ({report.resumed} resumed); "
                   f"kept the template for {report.kept_template} (reasons: {reasons}); "

@@ -37,8 +37,8 @@ SERVICE_FORMS: dict[str, tuple[str, ...]] = {
     "freeShipping": (r"free ?shipping", r"\bships? (?:for )?free\b", r"\bshipped (?:for )?free\b",
                      r"free deliver(?:y|ed)", r"\bdeliver(?:s|ed)? (?:for )?free\b", r"no shipping fee",
                      r"without (?:a |any )?shipping fee"),
-    "COD": (r"\bcod\b", r"cash[- ]on[- ]delivery", r"pay (?:on|upon|at) delivery", r"pay when (?:it|they) arrives?",
-            r"pay (?:in cash )?at the door"),
+    "COD": (r"\bcod\b", r"cash[- ]on[- ]delivery", r"pay(?:able)? (?:on|upon|at) delivery",
+            r"pay when (?:it|they) arrives?", r"pay (?:in cash )?at the door", r"pay (?:for it )?on arrival"),
     "flashsale": (r"flash ?sales?", r"flash deals?"),
 }
 """The wordings that count as stating a service (regular expressions over lower-cased text)."""
@@ -46,13 +46,16 @@ SERVICE_FORMS: dict[str, tuple[str, ...]] = {
 PRICE_CUES: dict[str, tuple[str, ...]] = {
     "less than": (r"under", r"below", r"less than", r"at most", r"no more than", r"not more than", r"up to",
                   r"max(?:imum)?", r"cheaper than", r"within", r"not over", r"not exceeding", r"doesn't exceed",
-                  r"does not exceed", r"lower than", r"or less", r"<=?", r"≤"),
+                  r"does not exceed", r"lower than", r"or less", r"and (?:below|under|less)", r"tops", r"<=?", r"≤"),
     "greater than": (r"above", r"over", r"more than", r"at least", r"min(?:imum)?", r"greater than", r"higher than",
-                     r"starting (?:at|from)", r"upwards of", r"or more", r"exceeding", r">=?", r"≥"),
+                     r"starting (?:at|from)", r"upwards of", r"or more", r"exceeding", r"and (?:up|upwards|above|over)",
+                     r"plus", r">=?", r"≥"),
     "between": (r"between", r"from", r"range", r"to", r"and", r"-", r"–"),
 }
 """Words that put a price bound in one direction, looked for within a few words of the bound's number."""
 
+LIST_MARKER = re.compile(r"\(\d{1,2}\)|^\s*\d{1,2}[.)]\s", re.MULTILINE)
+"""Enumeration marks ("(1)", "2. "): not values, a rewrite may enumerate otherwise."""
 NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?")
 CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:of|the|de|la|von|van|and|&)?\s*[A-Z][\w'’-]*)*")
 SENTENCE_START = re.compile(r"(?:^|[.!?:;\"“(]\s*|\n\s*)$")
@@ -64,6 +67,7 @@ def normalise(text: str) -> str:
     """Lower-cased, punctuation to spaces, "250 g" → "250g": so a value is found however it is spaced."""
     text = text.lower().replace("’", "'")
     text = re.sub(r"[^\w.%'/+-]+", " ", text)
+    text = re.sub(r"\.(?!\d)", " ", text)  # a full stop is not part of a value; a decimal point is
     text = re.sub(r"(\d) (?=[a-z%])", r"\1", text)
     text = re.sub(r"\s+", " ", text).strip()
     return f" {text} "
@@ -97,7 +101,7 @@ def _number_pattern(value: float) -> str:
 def _has_cue(text: str, direction: str, value: float) -> bool:
     """A word of the price direction within about five words before or two after the bound's number."""
     lowered = text.lower()
-    cues = "|".join(PRICE_CUES[direction])
+    cues = "|".join(rf"\b{cue}\b" if cue[0].isalpha() else cue for cue in PRICE_CUES[direction])
     number = _number_pattern(value)
     before = rf"(?:{cues})\W+(?:\S+\W+){{0,5}}?(?:php|₱|p|pesos?)?\s*{number}(?!\d)"
     after = rf"(?<![\d.]){number}\s*(?:php|pesos?)?\W+(?:\S+\W+){{0,2}}?(?:{cues})"
@@ -162,7 +166,8 @@ def _names(text: str) -> list[str]:
 
 def stated_constraints(task: ShoppingTask, template: str) -> tuple[list[Constraint], list[Constraint]]:
     """(what the template states and a rewrite must keep, gold constraints not found in the template's words)."""
-    stated: list[Constraint] = [Constraint("number", f"{n:g}") for n in dict.fromkeys(numbers_in(template))]
+    values = numbers_in(LIST_MARKER.sub(" ", template))
+    stated: list[Constraint] = [Constraint("number", f"{n:g}") for n in dict.fromkeys(values)]
     unchecked: list[Constraint] = []
     for constraint in candidate_constraints(task):
         (stated if constraint.stated_in(template) else unchecked).append(constraint)
@@ -194,7 +199,7 @@ def rewrite_prompt(task: ShoppingTask, template: str | None = None) -> str:
     """The user message asking for a rewrite of the request paragraph (no gold beyond what the template says)."""
     template = task.query if template is None else template
     stated, _ = stated_constraints(task, template)
-    keep = sorted({str(c.detail if c.kind == "price-direction" else c.value) for c in stated if c.kind != "name"})
+    keep = list(dict.fromkeys(c.value for c in stated if c.kind != "price-direction"))
     kind = {"product": "one product", "shop": "several products from one shop", "voucher": "products within a budget",
             "web": "a product, after a question the shopper asks"}[task.intent]
     lines = [f"Rewrite this shopping request for {kind} in a shopper's own natural words.",
