@@ -17,6 +17,7 @@ MAX_EXPONENT = 1000
 """Larger exponents are refused before computing: money arithmetic never needs them and they can stall a server."""
 
 ALLOWED_SYNTAX = "numbers, + - * / // % ** and parentheses"
+NESTED_TOO_DEEPLY = "expression nested too deeply; write it flatter (fewer nested parentheses and signs)"
 
 _BINARY: dict[type[ast.operator], Callable[[float, float], float]] = {
     ast.Add: operator.add,
@@ -42,15 +43,21 @@ def evaluate(expression: str) -> float | int:
         raise CalculationError(f"expression is longer than {MAX_EXPRESSION_CHARS} characters")
     try:
         tree = ast.parse(expression.strip(), mode="eval")
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        raise CalculationError(f"cannot parse {expression!r}; use only {ALLOWED_SYNTAX}") from None
+    except (RecursionError, MemoryError):
+        raise CalculationError(NESTED_TOO_DEEPLY) from None
+    except (SyntaxError, ValueError) as error:
+        if "too many nested" in str(error) or "too complex" in str(error):
+            raise CalculationError(NESTED_TOO_DEEPLY) from None
+        raise CalculationError(f"cannot parse {_shown(expression)}; use only {ALLOWED_SYNTAX}") from None
     try:
         value = _walk(tree.body)
     except CalculationError:
         raise
     except ZeroDivisionError:
         raise CalculationError("division by zero") from None
-    except (OverflowError, RecursionError):
+    except RecursionError:
+        raise CalculationError(NESTED_TOO_DEEPLY) from None
+    except OverflowError:
         raise CalculationError("the result is too large") from None
     except ValueError:
         raise CalculationError("the result is undefined") from None
@@ -87,3 +94,7 @@ def _describe(node: ast.AST) -> str:
     if isinstance(node, ast.Attribute):
         return "an attribute"
     return f"{type(node).__name__.lower()} syntax"
+
+
+def _shown(expression: str, limit: int = 60) -> str:
+    return repr(expression) if len(expression) <= limit else f"{expression[:limit]!r}… ({len(expression)} characters)"

@@ -1,41 +1,59 @@
 """The MCP server around the sandbox: `build_server(world, suites, runs_dir)`.
 
-Tools: the six sandbox tools, `list_tasks`, `start_task`, `submit_answer`. Resources: the task list
-(`shopbench://tasks`) and the tool documentation (`shopbench://tools`); prompt: `shopping_agent`.
+Tools: the six sandbox tools, `submit_answer`, `list_tasks`, `start_task` (and the unlisted harness tool
+`record_malformed_turn`). Resources: the task list (`shopbench://tasks`), the tool documentation
+(`shopbench://tools`) and, per episode, its trajectory (`shopbench://episodes/{episode_id}`, readable by the client
+that started it); prompt: `shopping_agent`.
+
+Every tool is declared with a typed input schema (a description on every parameter, enums where the values are
+fixed) and an output schema. `list_tasks` and `start_task` are typed functions the SDK validates; the episode tools
+are declared from their pydantic argument models (mcp_server.tools) but their arguments go to the episode unvalidated,
+so a malformed call reaches the episode, which validates it with those models, answers with an error the agent can
+act on, and records it as a step. Episode tools answer with structured content {"result": <observation>, "episode":
+<EpisodeStatus>} (errors: {"error": <message>, "episode": ...}); `mcp_server.episode_client` is the client-side reader.
+No pydantic error text reaches a client: argument errors are reworded (`describe_validation_error`).
+
+Sandbox work — Lucene, a live web search, trajectory and manifest writes — runs in a bounded worker pool
+(`anyio.to_thread.run_sync` with one CapacityLimiter), never on the event loop, so one client's slow call never holds
+another's. Lucene calls still take turns on `lucene_runtime.java_lock`, inside the search layer.
 
 Per-client state. Each client has its own episode; two clients never see each other's. A client is its MCP
 connection: the stdio process (one client per process), a streamable-HTTP session (Mcp-Session-Id), or an
 in-memory connection made with the initialize handshake. MCP 2026-07-28 connections are stateless (every request is
 its own connection), so over HTTP the server declines `server/discover` and clients fall back to the handshake,
 which carries a session; an in-memory client must connect with `mode="legacy"`.
-
-Sandbox tools are declared once in `mcp_server.tools` (pydantic argument models); this server lists them with those
-schemas and routes every call — malformed ones included — to the client's episode, which records it.
 """
 
 from __future__ import annotations
 
+import functools
 import hmac
 import ipaddress
 import json
 import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager, redirect_stdout
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
+import anyio
+import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcp.server.mcpserver.tools import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
-from mcp_types import METHOD_NOT_FOUND, CallToolResult, TextContent
-from mcp_types import Tool as MCPTool
+from mcp_types import METHOD_NOT_FOUND, CallToolResult, TextContent, ToolAnnotations
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.responses import JSONResponse
 
 from benchmarks.shoppingbench.prompts import MCP_AGENT_INSTRUCTIONS
+from mcp_server.episode_client import StartedEpisode
 from mcp_server.episodes import (
     DEFAULT_MAX_STEPS,
     QA_TOOLS,
@@ -58,24 +76,60 @@ from mcp_server.protocol import (
     TOOLS_URI,
 )
 from mcp_server.suites import TaskListing, TaskSuite
-from mcp_server.tools import SHOPPING_TOOLS, Sandbox, describe_validation_error
-from mcp_server.trajectory import AgentInfo, Usage
+from mcp_server.tool_outputs import output_schema
+from mcp_server.tools import SHOPPING_TOOLS, Arguments, Sandbox, describe_validation_error
+from mcp_server.trajectory import AgentInfo, Usage, episode_path
 
 if TYPE_CHECKING:
     from mcp_server.world import World
 
+__all__ = [
+    "EPISODE_URI",
+    "META_AGENT",
+    "META_EPISODE_ID",
+    "META_EPOCH",
+    "META_THOUGHT",
+    "META_USAGE",
+    "TASKS_URI",
+    "TOOLS_URI",
+    "ShopbenchServer",
+    "build_server",
+    "http_app",
+    "is_loopback",
+    "serve_http",
+    "serve_stdio",
+    "stdout_to_stderr",
+]
+
 EPISODE_TOOLS = (*SHOPPING_TOOLS, *QA_TOOLS)
+EPISODE_URI = "shopbench://episodes/{episode_id}"
+"""Resource template: an episode's trajectory file (JSONL), for the client that started the episode."""
+SANDBOX_WORKERS = 16
+"""Worker threads for sandbox work. Lucene calls take turns on the Java lock anyway; the other workers keep slow
+calls (a live web search waits up to 30 s) from queueing everyone else."""
+DEFAULT_PAGE_SIZE = 20
+MAX_PAGE_SIZE = 500
+RECENT_DISCONNECT_S = 120.0
+"""How long after an episode was abandoned by a disconnect a call without an episode mentions it."""
+AgentKind = Literal["model", "human", "mcp-client", "baseline"]
+T = TypeVar("T")
+
+
+# ---- state -------------------------------------------------------------------------------------------------------
 
 
 @dataclass(eq=False)
 class ClientState:
-    """What one client has going: at most one episode at a time."""
+    """What one client has going: at most one episode at a time, and the ids of the episodes it started."""
 
     episode: Episode | None = None
+    started: set[str] = field(default_factory=set)
 
 
 @dataclass
 class ServerState:
+    """Everything the server's handlers share; the lifespan hands it to them (ctx.request_context.lifespan_context)."""
+
     world: World | None
     suites: list[TaskSuite]
     runs_dir: Path
@@ -83,65 +137,76 @@ class ServerState:
     agent_defaults: dict[str, Any]
     single_client: bool
     sandbox: Sandbox | None
+    workers: int = SANDBOX_WORKERS
+    listings: list[TaskListing] = field(default_factory=list)
+    """Every task of every suite, listed once."""
     shared_client: ClientState = field(default_factory=ClientState)
     clients: set[ClientState] = field(default_factory=set)
     """Connected clients (HTTP sessions, in-memory connections), so shutdown can end their episodes."""
+    last_disconnect_abandon: float | None = None
+    """When (monotonic) an episode was last abandoned because its client's connection closed."""
+    limiter: anyio.CapacityLimiter | None = None
+    open_lifespans: int = 0
+
+    async def run(self, work: Callable[[], T]) -> T:
+        """Run blocking sandbox work (Lucene, live search, file writes) in the worker pool, off the event loop."""
+        if self.limiter is None:  # a handler called outside the server's lifespan (tests calling it directly)
+            self.limiter = anyio.CapacityLimiter(self.workers)
+        return await anyio.to_thread.run_sync(work, limiter=self.limiter)
 
 
-class ShopbenchServer(MCPServer):
-    """MCPServer whose sandbox tools run inside the calling client's episode."""
+class ShopbenchServer(MCPServer[ServerState]):
+    """MCPServer whose episode tools run inside the calling client's episode."""
 
     def __init__(self, state: ServerState) -> None:
-        super().__init__(SERVER_NAME, instructions=MCP_AGENT_INSTRUCTIONS, log_level="WARNING")
         self.state = state
-        self._tool_list: list[MCPTool] | None = None
-
-    async def list_tools(self) -> list[MCPTool]:
-        """The tool list, built once: every episode lists tools, and regenerating the schemas cost ~16 ms each."""
-        if self._tool_list is None:
-            tools = await super().list_tools()
-            specs = [(spec.name, spec.description, spec.arguments) for spec in SHOPPING_TOOLS.values()]
-            specs.append(("submit_answer", SUBMIT_ANSWER_DESCRIPTION, SubmitAnswerArgs))
-            self._tool_list = tools + [
-                MCPTool(name=name, description=description, input_schema=model.model_json_schema())
-                for name, description, model in specs
-            ]
-        return list(self._tool_list)
+        self.declared_tools = {*EPISODE_TOOLS, "list_tasks", "start_task"}
+        super().__init__(
+            SERVER_NAME,
+            instructions=MCP_AGENT_INSTRUCTIONS,
+            log_level="WARNING",
+            lifespan=_lifespan,
+            tools=[_episode_tool(name, description, model) for name, description, model in _episode_specs()],
+        )
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None) -> Any:
-        if self._tool_manager.get_tool(name) is not None:
+        """Undeclared names (a misspelt tool, the harness's record_malformed_turn) go to the client's episode too, so
+        they are recorded as steps; argument errors of list_tasks/start_task are reworded without pydantic's text."""
+        if name not in self.declared_tools and context is not None:
+            return await _episode_call(context, name, arguments)
+        try:
             return await super().call_tool(name, arguments, context)
-        client = self.client_state(context)
-        if client.episode is None:
-            known = name in EPISODE_TOOLS or name == RECORD_MALFORMED_TOOL
-            what = f"{name} runs inside a task" if known else f"unknown tool {name!r}"
-            raise ToolError(f"{what}; no task is running: call list_tasks, then start_task(task_id)")
-        thought, usage = _step_meta(context)
-        if name == RECORD_MALFORMED_TOOL:
-            turn = _malformed_turn(arguments)
-            return _tool_result(client.episode.record_malformed(**turn, thought=thought, usage=usage))
-        return _tool_result(client.episode.call(name, arguments, thought=thought, usage=usage))
+        except ToolError as error:
+            if isinstance(error.__cause__, ValidationError):
+                raise ToolError(f"{name}: {describe_validation_error(error.__cause__)}") from None
+            raise
 
-    def client_state(self, context: Context | None) -> ClientState:
+    def client_state(self, context: Context) -> ClientState:
         """The calling client's state; an error when the connection cannot hold any (see the module docstring)."""
-        if self.state.single_client or context is None:
-            return self.state.shared_client
+        state = self.state
+        if state.single_client:
+            return state.shared_client
         session = context.request_context.session
         if session.protocol_version in MODERN_PROTOCOL_VERSIONS:
             raise ToolError(
                 "this MCP connection is stateless (protocol 2026-07-28), so it cannot hold an episode: connect with "
                 'the initialize handshake (python SDK: Client(..., mode="legacy")) or over stdio'
             )
-        # The per-connection scratch space of the SDK (Connection.state) lives exactly as long as the client.
-        connection = session._connection  # noqa: SLF001 - the SDK exposes no public handle to it
+        # The SDK's per-connection scratch space (Connection.state, with an exit stack run when the client goes) is
+        # what per-client state needs. The handler-facing Context exposes no public handle to it: the low-level
+        # `mcp.server.context.Context.connection` is public but the SDK's runner does not build that Context, and
+        # ServerSession keeps its connection private. So this one line reaches into `session._connection`.
+        connection = session._connection  # noqa: SLF001 - no public handle (see above)
         client = connection.state.get(SERVER_NAME)
         if client is None:
             client = connection.state[SERVER_NAME] = ClientState()
-            self.state.clients.add(client)
+            state.clients.add(client)
             connection.exit_stack.callback(self._disconnected, client)
         return client
 
     def _disconnected(self, client: ClientState) -> None:
+        if client.episode is not None and not client.episode.over:
+            self.state.last_disconnect_abandon = time.monotonic()
         _abandon(client, "the client disconnected")
         self.state.clients.discard(client)
 
@@ -149,6 +214,25 @@ class ShopbenchServer(MCPServer):
         """End every episode still running (on shutdown), so no trajectory is left looking like a crash."""
         for client in [self.state.shared_client, *self.state.clients]:
             _abandon(client, message)
+
+
+@asynccontextmanager
+async def _lifespan(server: MCPServer[ServerState]) -> AsyncIterator[ServerState]:
+    """Hand the shared state to the handlers and create the worker pool's limiter in the serving event loop.
+
+    The lifespan runs once per process for stdio and HTTP, and once per connection for in-memory clients; the
+    state is shared by all, and the last lifespan to close ends the episodes still running."""
+    assert isinstance(server, ShopbenchServer)
+    state = server.state
+    if state.open_lifespans == 0:
+        state.limiter = anyio.CapacityLimiter(state.workers)
+    state.open_lifespans += 1
+    try:
+        yield state
+    finally:
+        state.open_lifespans -= 1
+        if state.open_lifespans == 0:
+            server.abandon_all("the client disconnected" if state.single_client else "the server shut down")
 
 
 def build_server(
@@ -159,11 +243,13 @@ def build_server(
     max_steps: int = DEFAULT_MAX_STEPS,
     agent_defaults: dict[str, Any] | None = None,
     single_client: bool = False,
+    workers: int = SANDBOX_WORKERS,
 ) -> ShopbenchServer:
     """The MCP server over one world (None when only question suites are served) and its task suites.
 
-    `agent_defaults` fills the AgentInfo of episodes whose client does not send `shopbench/agent`
-    (e.g. {"kind": "model", "name": "openai:gpt-4.1"}). `single_client` (stdio) treats every request as one client.
+    `agent_defaults` fills the AgentInfo of episodes whose client names no agent (e.g. {"kind": "model", "name":
+    "openai:gpt-4.1"}; `shopbench serve --agent-name/--agent-kind`). `single_client` (stdio) treats every request as
+    one client. `workers` bounds the threads running sandbox work.
     """
     if any(suite.kind == "agentic" for suite in suites) and world is None:
         raise ValueError("agentic suites need a world")
@@ -175,58 +261,115 @@ def build_server(
         agent_defaults=dict(agent_defaults or {}),
         single_client=single_client,
         sandbox=Sandbox.for_world(world) if world is not None else None,
+        workers=workers,
+        listings=[listing for suite in suites for listing in suite.listings()],
     )
     server = ShopbenchServer(state)
 
-    # No output schemas: clients validate structured results against them, which costs more than the call itself
-    # for a list of hundreds of tasks. The JSON text and structured content are still returned.
-    @server.tool(structured_output=False)
-    def list_tasks(benchmark: str | None = None) -> CallToolResult:
-        """List the tasks you can start: {"tasks": [{task_id, benchmark, task_set, intent}]} (never answers).
-        Pass benchmark (e.g. "shoppingbench") to list one benchmark only."""
-        listings = _listings(state.suites, benchmark)
-        return _json_result({"tasks": [listing.model_dump() for listing in listings]})
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    async def list_tasks(
+        benchmark: Annotated[
+            str | None, Field(description='List one benchmark only, e.g. "shoppingbench" (default: all).')
+        ] = None,
+        intent: Annotated[
+            str | None,
+            Field(description='List one intent only: a ShoppingBench intent (e.g. "product", "voucher") or a '
+                  'question benchmark\'s task name (default: all).'),
+        ] = None,
+        limit: Annotated[
+            int, Field(ge=1, le=MAX_PAGE_SIZE, description=f"Most tasks to return (1 to {MAX_PAGE_SIZE}).")
+        ] = DEFAULT_PAGE_SIZE,
+        offset: Annotated[int, Field(ge=0, description="Tasks to skip, for the next page (offset + limit).")] = 0,
+    ) -> TaskPage:
+        """List tasks you can start, a page at a time: {tasks: [{task_id, benchmark, task_set, intent}], total,
+        offset, limit} (never answers). The shopbench://tasks resource has the full list."""
+        listings = _listings(state, benchmark)
+        if intent is not None:
+            chosen = [listing for listing in listings if listing.intent == intent]
+            if not chosen:
+                known = sorted({str(listing.intent) for listing in listings if listing.intent is not None})
+                raise ToolError(f"no task has intent {intent!r}; intents: {', '.join(known)}")
+            listings = chosen
+        return TaskPage(tasks=listings[offset : offset + limit], total=len(listings), offset=offset, limit=limit)
 
-    @server.tool(structured_output=False)
-    def start_task(
-        task_id: str, ctx: Context, benchmark: str | None = None, task_set: str | None = None,
-        episode_id: str | None = None, epoch: int | None = None,
-    ) -> CallToolResult:
-        """Begin an episode on a task in this session and return the user's instruction. Starting a task while
-        another is running abandons the running one. Pass benchmark / task_set when a task id exists in several."""
-        suite = _suite_for(state.suites, task_id, benchmark, task_set)
+    @server.tool()
+    async def start_task(
+        task_id: Annotated[str, Field(max_length=200, description="The task to start: a task_id from list_tasks.")],
+        ctx: Context,
+        benchmark: Annotated[
+            str | None, Field(max_length=100, description="The task's benchmark, when a task id exists in several.")
+        ] = None,
+        task_set: Annotated[
+            str | None, Field(max_length=200, description="The task's task set, when a task id exists in several.")
+        ] = None,
+        episode_id: Annotated[
+            str | None,
+            Field(max_length=128, description="Id for the new episode (1-128 of A-Z a-z 0-9 . _ -, starting with a "
+                  "letter or digit); it must not name an existing episode. Default: a fresh id."),
+        ] = None,
+        epoch: Annotated[
+            int | None, Field(ge=0, description="Epoch of this run of the task, for repeated runs (default 0).")
+        ] = None,
+        agent_name: Annotated[
+            str | None,
+            Field(max_length=200, description="Who plays, e.g. the model name (default: the server's --agent-name, "
+                  "else this MCP client's name)."),
+        ] = None,
+        agent_kind: Annotated[
+            AgentKind | None, Field(description="What plays: model, human, mcp-client or baseline (default: the "
+                                    "server's --agent-kind, else mcp-client).")
+        ] = None,
+    ) -> StartedEpisode:
+        """Begin an episode on a task on this connection and return the user's instruction. Starting a task while
+        another is running abandons the running one. The identity arguments (episode_id, epoch, agent_name,
+        agent_kind) are for clients that cannot send request _meta; see the shopbench://tools resource."""
+        suite = _suite_for(state, task_id, benchmark, task_set)
         client = server.client_state(ctx)
         meta = _meta(ctx)
-        try:
+        agent = _agent(ctx, meta, state.agent_defaults, name=agent_name, kind=agent_kind)
+        chosen_id = episode_id or _meta_str(meta, META_EPISODE_ID)
+        chosen_epoch = epoch if epoch is not None else _meta_int(meta, META_EPOCH)
+        agentic = suite.kind == "agentic"
+
+        def begin() -> tuple[Episode, dict[str, Any]]:
             episode = Episode(
                 state.runs_dir,
                 suite,
                 task_id,
-                agent=_agent(ctx, meta, state.agent_defaults),
+                agent=agent,
                 sandbox=state.sandbox,
-                episode_id=episode_id or _meta_str(meta, META_EPISODE_ID),
-                epoch=epoch if epoch is not None else _meta_int(meta, META_EPOCH),
+                episode_id=chosen_id,
+                epoch=chosen_epoch,
                 max_steps=state.max_steps,
-                world=_world_label(state.world) if suite.kind == "agentic" else None,
-                world_info=_world_info(state.world) if suite.kind == "agentic" else None,
+                world=_world_label(state.world) if agentic else None,
+                world_info=_world_info(state.world) if agentic else None,
             )
+            return episode, suite.start_details(task_id)
+
+        try:
+            episode, details = await state.run(begin)
         except EpisodeError as error:
             raise ToolError(str(error)) from None
-        _abandon(client, "another task was started")
+        except ValidationError as error:
+            raise ToolError(f"start_task: {describe_validation_error(error)}") from None
+        previous = client.episode
         client.episode = episode
-        return _json_result({
-            "episode_id": episode.episode_id,
-            "task_id": task_id,
-            "benchmark": suite.benchmark,
-            "task_set": episode.listing.task_set,
-            "intent": episode.listing.intent,
-            "kind": suite.kind,
-            "instruction": episode.instruction,
-            "max_steps": episode.max_steps,
-            "tools": list(episode.tools),
-            **suite.start_details(task_id),
-            "episode": episode.status.model_dump(mode="json"),
-        })
+        client.started.add(episode.episode_id)
+        if previous is not None and not previous.over:
+            await state.run(functools.partial(previous.abandon, "another task was started"))
+        return StartedEpisode(
+            episode_id=episode.episode_id,
+            task_id=task_id,
+            benchmark=suite.benchmark,
+            task_set=episode.listing.task_set,
+            intent=episode.listing.intent,
+            kind=suite.kind,
+            instruction=episode.instruction,
+            max_steps=episode.max_steps,
+            tools=list(episode.tools),
+            **details,
+            episode=episode.status,
+        )
 
     @server.resource(TASKS_URI, name="tasks", description="Every task this server can start (no answers).",
                      mime_type="application/json")
@@ -248,6 +391,17 @@ def build_server(
     def tools_resource() -> str:
         return tool_documentation(state.max_steps)
 
+    @server.resource(EPISODE_URI, name="episode", mime_type="application/jsonl",
+                     description="An episode's trajectory file as written (JSONL: start, steps, end), for the client "
+                     "that started the episode, e.g. to copy it into a local run folder.")
+    async def episode_resource(episode_id: str, ctx: Context) -> str:
+        client = server.client_state(ctx)
+        if episode_id not in client.started:
+            raise ResourceError(f"no episode {episode_id!r} was started on this connection; a client can read only "
+                                "the episodes it started")
+        path = episode_path(state.runs_dir, episode_id)
+        return await state.run(functools.partial(path.read_text, encoding="utf-8"))
+
     @server.prompt(name="shopping_agent", description="Instructions for an agent taking tasks on this server.")
     def shopping_agent() -> str:
         return MCP_AGENT_INSTRUCTIONS
@@ -255,7 +409,118 @@ def build_server(
     return server
 
 
-def require_session_handshake(server: MCPServer) -> None:
+class TaskPage(BaseModel):
+    """One page of list_tasks."""
+
+    tasks: list[TaskListing]
+    total: int = Field(description="Tasks matching the filters, on all pages.")
+    offset: int
+    limit: int
+
+
+# ---- episode tools -----------------------------------------------------------------------------------------------
+
+
+class _Unvalidated(ArgModelBase):
+    """Argument model of the episode tools as the SDK sees them: takes any arguments and passes them on whole, so
+    the episode validates them with the tool's own model and records a malformed call as a step."""
+
+    model_config = ConfigDict(extra="allow", arbitrary_types_allowed=True)
+
+    def model_dump_one_level(self) -> dict[str, Any]:
+        return {"arguments": dict(self.model_extra or {})}
+
+
+def _episode_specs() -> list[tuple[str, str, type[Arguments]]]:
+    specs = [(spec.name, spec.description, spec.arguments) for spec in SHOPPING_TOOLS.values()]
+    specs.append(("submit_answer", SUBMIT_ANSWER_DESCRIPTION, SubmitAnswerArgs))
+    return specs
+
+
+def _episode_tool(name: str, description: str, model: type[Arguments]) -> Tool:
+    """An episode tool declared from its argument model: the model's JSON Schema is the input schema clients see,
+    and the output schema is the observation's with the episode status (mcp_server.tool_outputs)."""
+
+    async def call(arguments: dict[str, Any], ctx: Context) -> CallToolResult:
+        return await _episode_call(ctx, name, arguments)
+
+    return Tool(
+        fn=call,
+        name=name,
+        description=description,
+        parameters=model.model_json_schema(),
+        # Hand-built metadata: the SDK publishes the output schema and leaves validating results to clients.
+        fn_metadata=FuncMetadata(arg_model=_Unvalidated, output_schema=output_schema(name)),
+        is_async=True,
+        context_kwarg="ctx",
+        annotations=ToolAnnotations(read_only_hint=name not in ("recommend_product", "terminate", "submit_answer"),
+                                    open_world_hint=name == "web_search"),
+    )
+
+
+async def _episode_call(ctx: Context, name: str, arguments: dict[str, Any]) -> CallToolResult:
+    """One step of the calling client's episode, run in the worker pool."""
+    server = ctx.mcp_server
+    assert isinstance(server, ShopbenchServer)
+    state = server.state
+    client = server.client_state(ctx)
+    episode = client.episode
+    if episode is None:
+        return _error_result(_no_episode_message(state, name))
+    thought, usage = _step_meta(ctx)
+    if name == RECORD_MALFORMED_TOOL:
+        turn = _malformed_turn(arguments)
+        step = await state.run(functools.partial(episode.record_malformed, **turn, thought=thought, usage=usage))
+    else:
+        step = await state.run(functools.partial(episode.call, name, arguments, thought=thought, usage=usage))
+    return _tool_result(step)
+
+
+def _no_episode_message(state: ServerState, name: str) -> str:
+    known = name in EPISODE_TOOLS or name == RECORD_MALFORMED_TOOL
+    what = f"{name} runs inside a task" if known else f"unknown tool {name!r}"
+    message = f"{what}, and no task is running on this connection: call list_tasks, then start_task(task_id)"
+    recent = state.last_disconnect_abandon
+    if recent is not None and time.monotonic() - recent < RECENT_DISCONNECT_S:
+        message += (
+            ". Note: a moment ago an episode was abandoned because its connection closed. If your client opens a new "
+            "MCP connection for every tool call, each call lands on a fresh connection without the task: keep one "
+            "connection (one MCP session) open from start_task to terminate, e.g. connect once and reuse the session "
+            "for the whole task"
+        )
+    return message
+
+
+def _tool_result(step: StepResult) -> CallToolResult:
+    """Text for text-only clients; structured content with the observation and the episode's status."""
+    observation = step.observation
+    text = observation if isinstance(observation, str) else json.dumps(observation, ensure_ascii=False)
+    status = step.status.model_dump(mode="json")
+    if step.is_error:
+        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True,
+                              structured_content={"error": text, "episode": status})
+    return CallToolResult(content=[TextContent(type="text", text=text)],
+                          structured_content={"result": observation, "episode": status})
+
+
+def _error_result(message: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+
+
+def _malformed_turn(arguments: dict[str, Any]) -> dict[str, Any]:
+    """The arguments of record_malformed_turn: raw, error and feedback texts, and optionally the attempted tool."""
+    fields = {key: arguments.get(key) for key in ("raw", "error", "feedback", "tool")}
+    if not all(isinstance(fields[key], str) for key in ("raw", "error", "feedback")):
+        raise ToolError(f"{RECORD_MALFORMED_TOOL} needs raw, error and feedback as strings")
+    if fields["tool"] is not None and not isinstance(fields["tool"], str):
+        raise ToolError(f"{RECORD_MALFORMED_TOOL}: tool must be a string")
+    return fields
+
+
+# ---- documentation -----------------------------------------------------------------------------------------------
+
+
+def require_session_handshake(server: MCPServer[Any]) -> None:
     """Make auto-negotiating HTTP clients use the initialize handshake (which carries a session) by declining
     the stateless `server/discover` probe; their SDKs fall back on any error there."""
 
@@ -264,7 +529,8 @@ def require_session_handshake(server: MCPServer) -> None:
             raise MCPError(code=METHOD_NOT_FOUND, message="shopbench keeps per-session episodes: use initialize")
         return await call_next(ctx)
 
-    server.middleware.append(decline_discover)
+    if not any(getattr(mw, "__name__", "") == "decline_discover" for mw in server.middleware):
+        server.middleware.append(decline_discover)
 
 
 def tool_documentation(max_steps: int = DEFAULT_MAX_STEPS) -> str:
@@ -274,12 +540,12 @@ def tool_documentation(max_steps: int = DEFAULT_MAX_STEPS) -> str:
         "",
         "Call `list_tasks`, then `start_task(task_id)`; it returns the instruction. Each tool call is one step of",
         f"the episode, which ends at `terminate`, at `submit_answer` (question benchmarks) or after {max_steps} steps.",
-        "A malformed call is answered with an error you can act on, and counts as a step.",
+        "A malformed call is answered with an error you can act on, and counts as a step. Every episode tool's",
+        'structured result is {"result": ..., "episode": {state, end_reason, steps_used, steps_left, max_steps}}.',
+        f"Keep one connection for the whole task. Your trajectory: the resource `{EPISODE_URI}`.",
         "",
     ]
-    specs = [(spec.name, spec.description, spec.arguments) for spec in SHOPPING_TOOLS.values()]
-    specs.append(("submit_answer", SUBMIT_ANSWER_DESCRIPTION, SubmitAnswerArgs))
-    for name, description, model in specs:
+    for name, description, model in _episode_specs():
         lines += [f"## {name}", "", description, ""]
         required = set(model.model_json_schema().get("required", []))
         for param, info in model.model_fields.items():
@@ -300,48 +566,24 @@ def _abandon(client: ClientState, message: str) -> None:
         client.episode.abandon(message)
 
 
-def _tool_result(step: StepResult) -> CallToolResult:
-    """Text for text-only clients; structured content with the observation and the episode's status."""
-    observation = step.observation
-    text = observation if isinstance(observation, str) else json.dumps(observation, ensure_ascii=False)
-    status = step.status.model_dump(mode="json")
-    if step.is_error:
-        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True,
-                              structured_content={"error": text, "episode": status})
-    return CallToolResult(content=[TextContent(type="text", text=text)],
-                          structured_content={"result": observation, "episode": status})
+def _listings(state: ServerState, benchmark: str | None) -> list[TaskListing]:
+    if benchmark is None:
+        return state.listings
+    chosen = [listing for listing in state.listings if listing.benchmark == benchmark]
+    if not chosen and not any(suite.benchmark == benchmark for suite in state.suites):
+        raise ToolError(f"no benchmark {benchmark!r} here; benchmarks: {', '.join(_benchmarks(state.suites))}")
+    return chosen
 
 
-def _malformed_turn(arguments: dict[str, Any]) -> dict[str, Any]:
-    """The arguments of record_malformed_turn: raw, error and feedback texts, and optionally the attempted tool."""
-    fields = {key: arguments.get(key) for key in ("raw", "error", "feedback", "tool")}
-    if not all(isinstance(fields[key], str) for key in ("raw", "error", "feedback")):
-        raise ToolError(f"{RECORD_MALFORMED_TOOL} needs raw, error and feedback as strings")
-    if fields["tool"] is not None and not isinstance(fields["tool"], str):
-        raise ToolError(f"{RECORD_MALFORMED_TOOL}: tool must be a string")
-    return fields
-
-
-def _json_result(data: dict[str, Any]) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=json.dumps(data, ensure_ascii=False))],
-                          structured_content=data)
-
-
-def _listings(suites: list[TaskSuite], benchmark: str | None) -> list[TaskListing]:
-    chosen = [suite for suite in suites if benchmark is None or suite.benchmark == benchmark]
-    if benchmark is not None and not chosen:
-        raise ToolError(f"no benchmark {benchmark!r} here; benchmarks: {', '.join(_benchmarks(suites))}")
-    return [listing for suite in chosen for listing in suite.listings()]
-
-
-def _suite_for(suites: list[TaskSuite], task_id: str, benchmark: str | None, task_set: str | None) -> TaskSuite:
-    _listings(suites, benchmark)  # reports an unknown benchmark
+def _suite_for(state: ServerState, task_id: str, benchmark: str | None, task_set: str | None) -> TaskSuite:
+    _listings(state, benchmark)  # reports an unknown benchmark
+    holders = {(listing.benchmark, listing.task_set) for listing in state.listings if listing.task_id == task_id}
     matches = [
         suite
-        for suite in suites
-        if (benchmark is None or suite.benchmark == benchmark)
+        for suite in state.suites
+        if (suite.benchmark, suite.task_set) in holders
+        and (benchmark is None or suite.benchmark == benchmark)
         and (task_set is None or suite.task_set == task_set)
-        and any(listing.task_id == task_id for listing in suite.listings())
     ]
     if not matches:
         raise ToolError(f"no task {task_id!r}; call list_tasks for the task ids")
@@ -387,18 +629,24 @@ def _step_meta(ctx: Context | None) -> tuple[str | None, Usage | None]:
     return (thought if isinstance(thought, str) else None), usage
 
 
-def _agent(ctx: Context, meta: dict[str, Any], defaults: dict[str, Any]) -> AgentInfo:
+def _agent(ctx: Context, meta: dict[str, Any], defaults: dict[str, Any], *, name: str | None = None,
+           kind: str | None = None) -> AgentInfo:
+    """Who plays: the start_task arguments, else `_meta` shopbench/agent, else the server's defaults, else the MCP
+    client's name from initialize."""
     supplied = meta.get(META_AGENT)
     if supplied is not None:
         try:
-            return AgentInfo.model_validate(supplied)
+            base = AgentInfo.model_validate(supplied).model_dump()
         except ValidationError as error:
             raise ToolError(f"_meta {META_AGENT}: {describe_validation_error(error)}") from None
-    params = ctx.request_context.session.client_params
-    info = params.client_info if params is not None else None
-    details = {"client_version": info.version} if info is not None else {}
-    base = {"kind": "mcp-client", "name": info.name if info is not None else "unknown", "details": details}
-    return AgentInfo.model_validate(base | defaults)
+    else:
+        params = ctx.request_context.session.client_params
+        info = params.client_info if params is not None else None
+        details = {"client_version": info.version} if info is not None else {}
+        base = {"kind": "mcp-client", "name": info.name if info is not None else "unknown", "details": details}
+        base |= defaults
+    chosen = {key: value for key, value in (("name", name), ("kind", kind)) if value is not None}
+    return AgentInfo.model_validate(base | chosen)
 
 
 def _world_info(world: World | None) -> dict[str, Any] | None:
@@ -417,15 +665,17 @@ def _world_label(world: World | None) -> str | None:
 
 
 class BearerTokenAuth:
-    """ASGI middleware: every HTTP request must carry `Authorization: Bearer <token>`, else 401."""
+    """ASGI middleware: every HTTP request must carry `Authorization: Bearer <token>` (the scheme in any case, as
+    RFC 9110 says), else 401."""
 
     def __init__(self, app: Any, token: str) -> None:
-        self.app, self.expected = app, f"Bearer {token}".encode()
+        self.app, self.expected = app, token.encode()
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             supplied = dict(scope.get("headers") or []).get(b"authorization", b"")
-            if not hmac.compare_digest(supplied, self.expected):
+            scheme, _, credentials = supplied.strip().partition(b" ")
+            if scheme.lower() != b"bearer" or not hmac.compare_digest(credentials.strip(), self.expected):
                 response = JSONResponse(
                     {"error": "unauthorized: send Authorization: Bearer <token>"},
                     status_code=401,
@@ -445,12 +695,28 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def loopback_security(host: str) -> TransportSecuritySettings:
+    """DNS-rebinding protection for a loopback bind: only Host/Origin headers naming this machine are accepted. (The
+    SDK turns it on by itself for 127.0.0.1, ::1 and localhost only; any other loopback address, e.g. 127.0.0.2,
+    gets it here.)"""
+    bare = host.strip("[]")
+    shown = f"[{bare}]" if ":" in bare else bare
+    hosts = list(dict.fromkeys([shown, "127.0.0.1", "localhost", "[::1]"]))
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[f"{name}:*" for name in hosts],
+        allowed_origins=[f"http://{name}:*" for name in hosts],
+    )
+
+
 def http_app(server: ShopbenchServer, *, host: str = "127.0.0.1", token: str | None = None) -> Any:
-    """The streamable-HTTP ASGI app (path /mcp). Binding beyond loopback requires a token."""
+    """The streamable-HTTP ASGI app (path /mcp). Binding beyond loopback requires a token; on any loopback address
+    the Host/Origin (DNS-rebinding) checks stay on."""
     if not is_loopback(host) and not token:
         raise ValueError(f"binding {host} exposes the server beyond this machine: pass --token to require bearer auth")
     require_session_handshake(server)
-    app = server.streamable_http_app(host=host)
+    security = loopback_security(host) if is_loopback(host) else None
+    app = server.streamable_http_app(host=host, transport_security=security)
     return BearerTokenAuth(app, token) if token else app
 
 

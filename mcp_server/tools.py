@@ -10,19 +10,28 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
 
 from benchmarks.shoppingbench.schema import SERVICES, Product, Voucher
 from benchmarks.shoppingbench.voucher import quote, within_budget
 from mcp_server.calculator import CalculationError, evaluate
+from mcp_server.search.product_index import QueryTooLongError
 
 if TYPE_CHECKING:
     from mcp_server.world import World
 
 MAX_PAGE = 5
 SORTS = ("priceasc", "pricedesc", "order", "default")
+MAX_QUERY_CHARS = 1000
+"""Longest `q` of find_product and web_search (real queries are a few words; this also keeps a query under Lucene's
+1,024-clause limit, one clause per distinct word)."""
+MAX_IDS_PER_CALL = 20
+"""Most product_ids one view_product_information, calculate or recommend_product call may name."""
+MAX_TEXT_CHARS = 200
+"""Longest shop_id, price or service string."""
+MAX_RESULTS = 20
 FIND_FIELDS = ("product_id", "shop_id", "title", "price", "service", "sold_count")
 VIEW_FIELDS = (
     "product_id", "title", "price", "shop_id", "short_description", "description", "sku_options", "attributes",
@@ -53,13 +62,24 @@ M = TypeVar("M", bound=Arguments)
 
 
 class FindProductArgs(Arguments):
-    q: str = Field(description='The query used to search for products, e.g. "nike shoes", "backpack for college".')
-    page: int = Field(description="Result page, 1 to 5 (10 products per page, 50 at most in all).")
-    shop_id: str | None = Field(None, description="Only products of this shop (exact shop_id).")
-    price: str | None = Field(
-        None, description='Price range, bounds inclusive: "lo-hi", "lo-" (at least lo) or "-hi" (at most hi).'
+    q: str = Field(
+        description='The query used to search for products, e.g. "nike shoes", "backpack for college".',
+        json_schema_extra={"maxLength": MAX_QUERY_CHARS},
     )
-    sort: str | None = Field(
+    page: int = Field(
+        description="Result page, 1 to 5 (10 products per page, 50 at most in all).",
+        json_schema_extra={"minimum": 1, "maximum": MAX_PAGE},
+    )
+    shop_id: str | None = Field(
+        None, description="Only products of this shop (exact shop_id).", json_schema_extra={"maxLength": MAX_TEXT_CHARS}
+    )
+    price: str | None = Field(
+        None,
+        description='Price range, bounds inclusive: "lo-hi", "lo-" (at least lo) or "-hi" (at most hi).',
+        json_schema_extra={"maxLength": MAX_TEXT_CHARS},
+    )
+    # The schema lists the four values; any other value is ignored (relevance order), as the reference does (SPEC).
+    sort: Annotated[str, WithJsonSchema({"type": "string", "enum": list(SORTS)})] | None = Field(
         None,
         description="priceasc (price ascending), pricedesc (price descending), order (sales volume descending) or "
         "default (relevance). Sorting reorders the 50 most relevant matches.",
@@ -68,11 +88,12 @@ class FindProductArgs(Arguments):
         None,
         description="Comma-joined services every product must offer: official (LazMall: authenticity guarantee, "
         "free returns), freeShipping, COD (cash on delivery), flashsale (limited-time discounts); default = none.",
+        json_schema_extra={"maxLength": MAX_TEXT_CHARS},
     )
 
 
 class ViewProductInformationArgs(Arguments):
-    product_ids: str = Field(description="Comma-separated product_ids to look up.")
+    product_ids: str = Field(description=f"Comma-separated product_ids to look up (at most {MAX_IDS_PER_CALL}).")
 
 
 class CalculateArgs(Arguments):
@@ -80,7 +101,9 @@ class CalculateArgs(Arguments):
         None, description='Arithmetic to evaluate, e.g. "(120 + 89.5) * 0.8". Numbers, + - * / // % ** and ().'
     )
     product_ids: str | None = Field(
-        None, description="Cart form: comma-separated product_ids whose list prices are added up."
+        None,
+        description=f"Cart form: comma-separated product_ids whose list prices are added up (at most "
+        f"{MAX_IDS_PER_CALL}).",
     )
     voucher_type: Literal["platform", "shop"] | None = Field(
         None, description="Cart form: platform (applies to all products) or shop (only when all come from one shop)."
@@ -96,14 +119,21 @@ class CalculateArgs(Arguments):
 
 
 class WebSearchArgs(Arguments):
-    q: str = Field(description='The query used to search for information, e.g. "PopMart latest news".')
-    max_results: int = Field(10, description="How many results to return, 1 to 20.")
+    q: str = Field(
+        description='The query used to search for information, e.g. "PopMart latest news".',
+        json_schema_extra={"maxLength": MAX_QUERY_CHARS},
+    )
+    max_results: int = Field(
+        10, description=f"How many results to return, 1 to {MAX_RESULTS}.",
+        json_schema_extra={"minimum": 1, "maximum": MAX_RESULTS},
+    )
 
 
 class RecommendProductArgs(Arguments):
     product_ids: str = Field(
         description="Comma-separated product_ids: the one best product, or N products in the order the user named "
-        "them (all from one shop when the user wants one shop). Only the last recommendation counts."
+        "them (all from one shop when the user wants one shop). Only the last recommendation counts. At most "
+        f"{MAX_IDS_PER_CALL}."
     )
 
 
@@ -180,8 +210,27 @@ def describe_validation_error(error: ValidationError) -> str:
         elif item["type"] == "missing":
             problems.append(f"missing required parameter {where!r}")
         else:
-            problems.append(f"{where}: {item['msg']} (got {item.get('input')!r})")
+            problems.append(f"{where}: {item['msg']} (got {_shown(item.get('input'))})")
     return "; ".join(problems)
+
+
+def _shown(value: Any, limit: int = 80) -> str:
+    """A rejected value as the error shows it: its repr, cut short when long."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
+def check_length(tool: str, name: str, value: str | None, limit: int) -> None:
+    """A clear error for a string argument over its bound."""
+    if value is not None and len(value) > limit:
+        raise ToolCallError(f"{tool}: {name} is too long ({len(value)} characters; at most {limit})")
+
+
+def check_id_count(tool: str, ids: list[str]) -> None:
+    if len(ids) > MAX_IDS_PER_CALL:
+        raise ToolCallError(
+            f"{tool}: at most {MAX_IDS_PER_CALL} product_ids per call (got {len(ids)}); split them over several calls"
+        )
 
 
 # ---- the tools ---------------------------------------------------------------------------------------------------
@@ -231,24 +280,31 @@ class Sandbox:
     def find_product(self, args: FindProductArgs) -> list[dict[str, Any]]:
         if not args.q.strip():
             raise ToolCallError("find_product: q is empty; say what to search for")
+        check_length("find_product", "q", args.q, MAX_QUERY_CHARS)
+        for name in ("shop_id", "price", "service"):
+            check_length("find_product", name, getattr(args, name), MAX_TEXT_CHARS)
         if not 1 <= args.page <= MAX_PAGE:
             raise ToolCallError(f"find_product: page must be 1 to {MAX_PAGE} (got {args.page})")
         low, high = parse_price(args.price) if args.price and args.price.strip() else (None, None)
-        hits = self.products.find(
-            args.q,
-            page=args.page,
-            shop_id=args.shop_id or None,
-            price_min=low,
-            price_max=high,
-            services=parse_services(args.service),
-            sort=args.sort if args.sort in SORTS else "default",
-        )
+        try:
+            hits = self.products.find(
+                args.q,
+                page=args.page,
+                shop_id=args.shop_id or None,
+                price_min=low,
+                price_max=high,
+                services=parse_services(args.service),
+                sort=args.sort if args.sort in SORTS else "default",
+            )
+        except QueryTooLongError as error:
+            raise ToolCallError(f"find_product: {error}") from None
         return [{key: hit[key] for key in FIND_FIELDS if key in hit} for hit in hits]
 
     def view_product_information(self, args: ViewProductInformationArgs) -> list[dict[str, Any]]:
         ids = split_ids(args.product_ids)
         if not ids:
             raise ToolCallError("view_product_information: product_ids is empty; give comma-separated product_ids")
+        check_id_count("view_product_information", ids)
         found = self.lookup(ids)
         if not found:
             raise ToolCallError(f"view_product_information: no product has the id(s) {', '.join(ids)}")
@@ -270,6 +326,7 @@ class Sandbox:
         ids = split_ids(args.product_ids or "")
         if not ids:
             raise ToolCallError("calculate: product_ids is empty")
+        check_id_count("calculate", ids)
         found = self.lookup(ids)
         unknown = [pid for pid in ids if pid not in found]
         if unknown:
@@ -294,15 +351,17 @@ class Sandbox:
     def web_search(self, args: WebSearchArgs) -> list[dict[str, Any]]:
         if not args.q.strip():
             raise ToolCallError("web_search: q is empty; say what to search for")
-        if not 1 <= args.max_results <= 20:
-            raise ToolCallError(f"web_search: max_results must be 1 to 20 (got {args.max_results})")
+        check_length("web_search", "q", args.q, MAX_QUERY_CHARS)
+        if not 1 <= args.max_results <= MAX_RESULTS:
+            raise ToolCallError(f"web_search: max_results must be 1 to {MAX_RESULTS} (got {args.max_results})")
         return self.web.search(args.q, max_results=args.max_results)
 
     def recommend_product(self, args: RecommendProductArgs) -> str:
         if not args.product_ids.strip():
             raise ToolCallError("recommend_product: product_ids is empty; give the product_ids to recommend")
-        text = f"Having recommended the products to the user: {args.product_ids}."
         ids = args.product_ids.split(",")  # no trimming: the scorer reads the string exactly like this
+        check_id_count("recommend_product", ids)
+        text = f"Having recommended the products to the user: {args.product_ids}."
         found = self.lookup(ids)
         unknown = [pid for pid in ids if pid not in found]
         if unknown:

@@ -233,13 +233,16 @@ def test_episode_ids_are_checked_and_finished_episodes_never_overwritten(suite, 
         Episode(tmp_path, suite, task_id, agent=AGENT, sandbox=sandbox, episode_id="../escape")
     with pytest.raises(EpisodeError, match="no task"):
         Episode(tmp_path, suite, "product-9999999", agent=AGENT, sandbox=sandbox)
-    crashed = Episode(tmp_path, suite, task_id, agent=AGENT, sandbox=sandbox, episode_id="ep1")
-    crashed.call("calculate", {"expression": "1"})
-    rerun = Episode(tmp_path, suite, task_id, agent=AGENT, sandbox=sandbox, episode_id="ep1")  # unfinished: restart
-    rerun.call("terminate", {"status": "failure"})
-    trajectory = read_trajectory(rerun.path)
-    assert [s.tool for s in trajectory.steps] == ["terminate"]
-    with pytest.raises(EpisodeError, match="already finished"):
+    running = Episode(tmp_path, suite, task_id, agent=AGENT, sandbox=sandbox, episode_id="ep1")
+    running.call("calculate", {"expression": "1"})
+    before = running.path.read_bytes()
+    with pytest.raises(EpisodeError, match="already taken"):  # running: an id names one episode
+        Episode(tmp_path, suite, task_id, agent=AGENT, sandbox=sandbox, episode_id="ep1")
+    assert running.path.read_bytes() == before
+    running.call("terminate", {"status": "failure"})
+    trajectory = read_trajectory(running.path)
+    assert [s.tool for s in trajectory.steps] == ["calculate", "terminate"]
+    with pytest.raises(EpisodeError, match="already taken"):  # finished
         Episode(tmp_path, suite, task_id, agent=AGENT, sandbox=sandbox, episode_id="ep1")
     abandoned = Episode(tmp_path, suite, task_id, agent=AGENT, sandbox=sandbox)
     abandoned.abandon("test over")
@@ -250,6 +253,10 @@ class OneQuestion:
     """A minimal question suite (the TaskSuite protocol, kind "qa")."""
 
     benchmark, task_set, kind = "intentionqa", "sample", "qa"
+    max_steps: int | None = None  # the server's limit, so the malformed calls below do not end the episode
+
+    def start_details(self, task_id: str) -> dict:
+        return {}
 
     def listings(self) -> list[TaskListing]:
         return [TaskListing(task_id="task1:7", benchmark=self.benchmark, task_set=self.task_set, intent="task1")]

@@ -37,6 +37,13 @@ ID_ORDER = "id_order"
 CARD_FIELDS = ("product_id", "shop_id", "title", "price", "service", "sold_count")
 """What find_product shows of each hit."""
 
+MAX_CLAUSES = 1024
+"""Lucene's maxClauseCount: a query holds one clause per distinct analyzed word, plus one per filter."""
+
+
+class QueryTooLongError(ValueError):
+    """A query with more distinct words than Lucene accepts; the message is meant for the agent."""
+
 
 class ProductIndex:
     """BM25 search over a catalog's `contents`, with find_product's filters, sorts and pages."""
@@ -110,8 +117,16 @@ class ProductIndex:
         """One page (up to 10 products) of find_product, per SPEC §1.3; an invalid page gives []."""
         if isinstance(page, bool) or not isinstance(page, int) or not 1 <= page <= MAX_PAGE:
             return []
-        with lucene_runtime.java_lock:
-            raws = self._page_raws(q, page, shop_id, price_min, price_max, services, sort)
+        try:
+            with lucene_runtime.java_lock:
+                raws = self._page_raws(q, page, shop_id, price_min, price_max, services, sort)
+        except Exception as error:  # pyjnius raises JavaException, named by the Java class it wraps
+            if "TooManyClauses" not in str(getattr(error, "classname", "")):
+                raise
+            raise QueryTooLongError(
+                f"the query is too long: it has more than {MAX_CLAUSES:,} distinct words (with the filters), the most "
+                "the search engine takes; search with a few words"
+            ) from None
         return [_card(json.loads(raw)["product"]) for raw in raws]
 
     def _page_raws(

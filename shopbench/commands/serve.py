@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -12,6 +13,13 @@ import typer
 class Transport(StrEnum):
     stdio = "stdio"
     http = "http"
+
+
+class AgentKind(StrEnum):
+    model = "model"
+    human = "human"
+    mcp_client = "mcp-client"
+    baseline = "baseline"
 
 
 def register(app: typer.Typer) -> None:
@@ -23,48 +31,49 @@ def register(app: typer.Typer) -> None:
         world: Path | None = typer.Option(None, "--world", help="World folder (default: the default world)."),
         tasks: str | None = typer.Option(None, "--tasks", help="Task set to serve (default: the world's generated "
                                          "set; `official` needs an imported official world)."),
-        runs: Path | None = typer.Option(None, "--runs", help="Trajectory folder (default ./runs/serve-<time>)."),
+        runs: Path | None = typer.Option(None, "--runs", help="Trajectory folder (default ./runs/serve-<time>); "
+                                         "several servers may share one."),
         token: str | None = typer.Option(None, "--token", envvar="SHOPBENCH_TOKEN",
                                          help="HTTP: require Authorization: Bearer TOKEN on every request."),
         max_steps: int = typer.Option(30, "--max-steps", min=1, help="Steps per episode."),
         benchmarks: list[str] = typer.Option(["shoppingbench"], "--benchmark",
-                                             help="Benchmark to serve (repeatable): shoppingbench, shopping-mmlu, "
-                                             "intentionqa, session-intent."),
+                                             help="Benchmark to serve (repeatable); `shopbench run --help` lists "
+                                             "the registered ones."),
         items: Path | None = typer.Option(None, "--items", help="Question items file (one question benchmark)."),
-        prompting: str = typer.Option("zero-shot", "--prompting", help="Question prompt style (zero-shot, cot)."),
+        prompting: str | None = typer.Option(None, "--prompting", help="Question prompt style (default: the "
+                                             "benchmark's first, e.g. zero-shot)."),
+        agent_name: str | None = typer.Option(None, "--agent-name", help="Record episodes as played by this agent "
+                                              "(e.g. the model behind the client) unless the client names one."),
+        agent_kind: AgentKind | None = typer.Option(None, "--agent-kind", help="What plays, with --agent-name: "
+                                                    "model, human, mcp-client or baseline (default mcp-client)."),
     ) -> None:
-        """Serve the shopping sandbox to MCP clients (Claude Code, Claude Desktop, agents).
+        """Serve the shopping sandbox to MCP clients (Claude Code, Claude Desktop, Inspect AI, agents).
 
         Examples: `shopbench serve` (stdio) · `shopbench serve --transport http --port 8765` ·
         `shopbench serve --benchmark shoppingbench --benchmark intentionqa`
         """
         import anyio
 
-        from mcp_server.qa_suites import qa_suites
         from mcp_server.server import build_server, is_loopback, serve_http, serve_stdio, stdout_to_stderr
-        from mcp_server.shopping_suite import ShoppingSuite
-        from mcp_server.world import GENERATED_SET
+        from mcp_server.suites import NotPlayable, build_suites, check_playable
 
         if transport is Transport.http and not is_loopback(host) and not token:
             raise typer.BadParameter(f"binding {host} exposes the server beyond this machine; pass --token",
                                      param_hint="--token")
-        runs_dir = runs or Path("runs") / f"serve-{datetime.now():%Y%m%d-%H%M%S}"
-        questions = [name for name in dict.fromkeys(benchmarks) if name != "shoppingbench"]
-        loaded = None
-        suites = []
         with stdout_to_stderr():
-            if "shoppingbench" in benchmarks:
-                try:
-                    loaded = _open_world(world)
-                    suites.append(ShoppingSuite(loaded, tasks or GENERATED_SET))
-                except (FileNotFoundError, KeyError) as error:
-                    raise typer.BadParameter(str(error).strip("'\""), param_hint="--world/--tasks") from None
-            if questions:
-                try:
-                    suites.extend(qa_suites(questions, items, prompting))
-                except (KeyError, ValueError) as error:
-                    raise typer.BadParameter(str(error).strip("'\""), param_hint="--benchmark/--items") from None
+            try:
+                loaded, suites = build_suites(benchmarks, world=world, task_set=tasks, items=items,
+                                              prompting=prompting)
+                check_playable(suites)
+            except NotPlayable as error:
+                typer.echo(f"shopbench serve: {error}", err=True)
+                raise typer.Exit(2) from None
+            except (FileNotFoundError, KeyError, ValueError) as error:
+                typer.echo(f"shopbench serve: {str(error).strip(chr(39) + chr(34))}", err=True)
+                raise typer.Exit(2) from None
+        runs_dir = runs or Path("runs") / f"serve-{datetime.now():%Y%m%d-%H%M%S}"
         server = build_server(loaded, suites, runs_dir, max_steps=max_steps,
+                              agent_defaults=_agent_defaults(agent_name, agent_kind),
                               single_client=transport is Transport.stdio)
         if transport is Transport.stdio:
             anyio.run(serve_stdio, server)
@@ -73,7 +82,14 @@ def register(app: typer.Typer) -> None:
             anyio.run(lambda: serve_http(server, host=host, port=port, token=token))
 
 
-def _open_world(path: Path | None):
-    from mcp_server.world import World, default_world
-
-    return World.open(path) if path is not None else default_world()
+def _agent_defaults(name: str | None, kind: AgentKind | None) -> dict[str, Any]:
+    """The identity recorded for episodes whose client names no agent (`--agent-name`, `--agent-kind`)."""
+    defaults: dict[str, Any] = {}
+    if name:
+        defaults["name"] = name
+        defaults["details"] = {}
+    if kind is not None:
+        defaults["kind"] = kind.value
+    elif name:
+        defaults["kind"] = "mcp-client"
+    return defaults
