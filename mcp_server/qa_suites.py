@@ -1,5 +1,6 @@
-"""The question benchmarks as server suites (kind "qa"): an MCP client gets the question and answers it with
-`submit_answer`, which ends the episode; the run is scored by the same code as `shopbench run`.
+"""The question benchmarks as server suites (kind "qa"): a player — `shopbench run`, an MCP client, a person in
+the TUI — gets the question and answers it with `submit_answer`, which ends the episode. Any registered question
+benchmark (benchmarks.registry) is served by this one class; `mcp_server.suites.build_suites` makes them.
 
 Listings hold ids, benchmark and task name; instructions hold the question prompt (for Shopping MMLU with its system
 prompt in front, as the reference sent it). Gold answers stay in the item objects and never leave this module.
@@ -21,17 +22,17 @@ class QASuite:
     max_steps: int | None = 1
     """One step: the submit_answer call (a wrong call ends the episode too, as for a model run)."""
 
-    def __init__(self, benchmark: str, items: Path | str | None = None, prompting: str = "zero-shot",
-                 shots: int = 0) -> None:
+    def __init__(self, benchmark: str, items: Path | str | None = None, prompting: str | None = None,
+                 shots: int = 0, seed: int = 0) -> None:
         self.questions: QuestionBenchmark = question_benchmark(benchmark)
         self.benchmark = self.questions.name
         self.task_set = task_set_label(self.questions, items)
-        self.prompting = prompting
+        self.prompting = prompting or self.questions.promptings[0]
         loaded = self.questions.load(items)
         self._items: dict[str, Any] = {
             self.questions.item_id(item): item for item in loaded if self.questions.runnable(item)
         }
-        self._prompt = self.questions.prompter(loaded, prompting, shots)
+        self._prompt = self.questions.prompter(loaded, self.prompting, shots, seed)
         self._listings = [
             TaskListing(task_id=item_id, benchmark=self.benchmark, task_set=self.task_set,
                         intent=self.questions.task_of(item))
@@ -51,9 +52,3 @@ class QASuite:
     def unavailable_reason(self) -> str | None:
         return None
 
-
-def qa_suites(benchmarks: list[str], items: Path | str | None = None, prompting: str = "zero-shot") -> list[QASuite]:
-    """Suites for `shopbench serve --benchmark NAME ...` (`items` only with a single benchmark)."""
-    if items is not None and len(benchmarks) != 1:
-        raise ValueError("--items names the items of one benchmark; serve one benchmark with it")
-    return [QASuite(name, items, prompting) for name in benchmarks]

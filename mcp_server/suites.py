@@ -2,14 +2,20 @@
 
 A suite is one benchmark's task set as the server sees it: a listing (ids, benchmark, intent — never answers) and
 the instruction for each task. ShoppingBench suites are `agentic` (the six sandbox tools); the question benchmarks
-are `qa` (one `submit_answer` call ends the episode). Adding a benchmark to the server means adding a suite.
+are `qa` (one `submit_answer` call ends the episode). Which suites exist follows from the benchmark registry
+(benchmarks.registry): `build_suites` makes them for `serve`, `play` and `run`, and `check_playable` checks, before
+anything starts, that what was asked for can be played.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from mcp_server.world import World
 
 
 class TaskListing(BaseModel):
@@ -47,3 +53,121 @@ class TaskSuite(Protocol):
     def unavailable_reason(self) -> str | None:
         """Why episodes cannot start on this suite right now (e.g. its world is not imported), or None."""
         ...
+
+
+class NotPlayable(ValueError):
+    """Nothing can be played as asked: one line naming the problem and the command that fixes it."""
+
+
+def build_suites(
+    benchmarks: list[str],
+    *,
+    world: Path | World | None = None,
+    task_set: str | None = None,
+    items: Path | str | None = None,
+    prompting: str | None = None,
+    shots: int = 0,
+    seed: int = 0,
+) -> tuple[World | None, list[TaskSuite]]:
+    """The suites `serve`, `play` and `run` host for these registered benchmarks, and the world the agentic ones need
+    (opened from `world`, or the default world; None when only question benchmarks are asked for).
+
+    `task_set` (agentic: the world's task set, default its generated set), `items` (qa: an items file, only with one
+    question benchmark), `prompting` (qa: default each benchmark's first) and `shots`/`seed` (few-shot draws).
+    Unknown names raise UnknownBenchmarkError ("did you mean"); bad data raises DataFileError; a missing world or
+    task set raises FileNotFoundError / KeyError.
+    """
+    from benchmarks.registry import get_benchmark, resolve
+
+    specs = [get_benchmark(name) for name in dict.fromkeys(benchmarks)]
+    questions = [spec for spec in specs if spec.kind == "qa"]
+    if items is not None and len(questions) != 1:
+        raise ValueError("--items names the items of one question benchmark; give exactly one with it")
+    opened: World | None = None
+    suites: list[TaskSuite] = []
+    for spec in specs:
+        if spec.kind == "agentic":
+            if opened is None:
+                opened = _open_world(world)
+            assert spec.suite is not None, f"agentic benchmark {spec.name} registers no suite"
+            suites.append(resolve(spec.suite)(opened, task_set or _generated_set()))
+        else:
+            from mcp_server.qa_suites import QASuite
+
+            suites.append(QASuite(spec.name, items, prompting or spec.promptings[0], shots=shots, seed=seed))
+    return opened, suites
+
+
+def select_tasks(
+    suites: list[TaskSuite],
+    *,
+    intents: list[str] | tuple[str, ...] | None = None,
+    task_ids: list[str] | None = None,
+    limit: int | None = None,
+) -> list[tuple[TaskSuite, TaskListing]]:
+    """The tasks chosen by intent (a task group: ShoppingBench intent or question task), id and `limit` (the first N
+    of each group, in listing order). An unknown intent or id raises NotPlayable."""
+    listed = [(suite, listing) for suite in suites for listing in suite.listings()]
+    where = ", ".join(f"{suite.benchmark}/{suite.task_set}" for suite in suites)
+    if intents:
+        groups = list(dict.fromkeys(str(listing.intent) for _, listing in listed))
+        unknown = [intent for intent in intents if intent not in groups]
+        if unknown:
+            raise NotPlayable(f"no task group {', '.join(map(repr, unknown))} in {where}; the groups are: "
+                              f"{', '.join(groups)} (pass one of them with --intent)")
+        listed = [(suite, listing) for suite, listing in listed if listing.intent in intents]
+    if task_ids:
+        present = {listing.task_id for _, listing in listed}
+        missing = [task_id for task_id in dict.fromkeys(task_ids) if task_id not in present]
+        if missing:
+            shown = ", ".join(map(repr, missing[:3])) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
+            raise NotPlayable(f"no task {shown} in {where}{' for those intents' if intents else ''}; drop --task-id, "
+                              "or pick ids from the list `shopbench play` shows")
+        wanted = set(task_ids)
+        listed = [(suite, listing) for suite, listing in listed if listing.task_id in wanted]
+    if limit is not None:
+        taken: dict[tuple[str, str | None], int] = {}
+        limited = []
+        for suite, listing in listed:
+            key = (suite.benchmark, listing.intent)
+            taken[key] = taken.get(key, 0) + 1
+            if taken[key] <= limit:
+                limited.append((suite, listing))
+        listed = limited
+    return listed
+
+
+def check_playable(
+    suites: list[TaskSuite],
+    *,
+    intents: list[str] | tuple[str, ...] | None = None,
+    task_ids: list[str] | None = None,
+    limit: int | None = None,
+) -> list[tuple[TaskSuite, TaskListing]]:
+    """What `run`, `serve` and `play` check before anything starts: every suite can start episodes here (e.g. the
+    official ShoppingBench tasks need the official corpus), and the selection holds at least one task. Returns the
+    selected tasks; raises NotPlayable with one line naming the problem and the command that fixes it."""
+    for suite in suites:
+        reason = suite.unavailable_reason()
+        if reason:
+            raise NotPlayable(reason)
+    chosen = select_tasks(suites, intents=intents, task_ids=task_ids, limit=limit)
+    if not chosen:
+        where = ", ".join(f"{suite.benchmark}/{suite.task_set}" for suite in suites)
+        raise NotPlayable(f"{where} holds no task to play; choose another task set with --tasks or items file with "
+                          "--items")
+    return chosen
+
+
+def _open_world(world: Path | World | None) -> World:
+    from mcp_server.world import World, default_world
+
+    if world is None:
+        return default_world()
+    return world if isinstance(world, World) else World.open(Path(world))
+
+
+def _generated_set() -> str:
+    from mcp_server.world import GENERATED_SET
+
+    return GENERATED_SET

@@ -28,7 +28,6 @@ COMMAND_MODULES: tuple[str, ...] = (
     "serve",
     "demo",
     "run",
-    "run_qa",
     "merge",
     "replay",
     "results",

@@ -52,8 +52,6 @@ class OpenAIModel(ModelAPI):
         for key, value in (("top_p", config.top_p), ("seed", config.seed), ("stop", config.stop)):
             if value is not None:
                 request[key] = value
-        if config.num_samples > 1:
-            request["n"] = config.num_samples
         if tools:
             request["tools"] = [
                 {

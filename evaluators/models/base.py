@@ -46,7 +46,6 @@ class GenerateConfig(BaseModel):
     top_p: float | None = None
     seed: int | None = 0
     stop: list[str] | None = None
-    num_samples: int = 1
 
 
 class TokenUsage(BaseModel):

@@ -23,8 +23,6 @@ class EpisodeContext:
     seed: int = 0
     gold: Any = None
     """Harness-side ground truth (a ShoppingTask for ShoppingBench); only the oracle reads it."""
-    choices: list[str] | None = None
-    """Answer options of a multiple-choice item, for baselines answering without tools."""
 
 
 class EpisodeBound:

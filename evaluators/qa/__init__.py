@@ -1,10 +1,11 @@
-"""The question benchmarks' runner and scorer: Shopping MMLU, IntentionQA, SessionIntentBench.
+"""The question benchmarks' player and scorer, for every registered question benchmark (benchmarks.registry).
 
-`run_qa(QARunConfig(...))` asks every question and records one episode per item; `QAScorer` (registered in
-evaluators.scoring) scores run directories and bare predictions with the reference parsers and metrics.
+`answer_question` plays one question episode through the server (start_task → the answer → submit_answer);
+`QAScorer` (found by evaluators.scoring.get_scorer) scores run directories and bare predictions with the output
+scorer the benchmark registered. Runs go through evaluators.runs.run like every benchmark's.
 """
 
-from evaluators.qa.runner import QARunConfig, QARunResult, run_qa
+from evaluators.qa.answer import Answerer, BaselineAnswerer, ModelAnswerer, answer_question
 from evaluators.qa.scoring import QAScorer, QAScoreResult
 
-__all__ = ["QARunConfig", "QARunResult", "QAScoreResult", "QAScorer", "run_qa"]
+__all__ = ["Answerer", "BaselineAnswerer", "ModelAnswerer", "QAScoreResult", "QAScorer", "answer_question"]

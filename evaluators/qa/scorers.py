@@ -1,8 +1,10 @@
-"""Per-benchmark scoring of raw outputs: the reference parsers and metrics of benchmarks/, plus the embedding
-models they need (loaded only through evaluators.embeddings, and only when an item needs one).
+"""The built-in question benchmarks' output scorers: the reference parsers and metrics of benchmarks/, plus the
+embedding models they need (loaded only through evaluators.embeddings, and only when an item needs one).
 
-`score_outputs(benchmark, items, outputs, prompting, options)` → (per-item ItemScore, summary dict). `outputs` maps
-item id → raw model text (IntentionQA CoT-SC: the list of samples; None: the call failed).
+Each is registered as its benchmark's `scorer` (benchmarks.registry) and has the signature of `OutputScorer`:
+(items, outputs, prompting, options) → (per-item ItemScore, summary dict). `outputs` maps item id → raw model text
+(IntentionQA CoT-SC: the list of samples; None: the call failed). The summary holds "overall" and "tasks" (task →
+value) at least; evaluators.qa.QAScorer turns it into tables, JSON and metric rows.
 """
 
 from __future__ import annotations
@@ -26,9 +28,7 @@ MULTILINGUAL_ENV = "SHOPBENCH_MULTILINGUAL_EMBEDDER"
 """Folder of paraphrase-multilingual-MiniLM-L12-v2 (the reference's model for multilingual generation tasks)."""
 
 
-def score_outputs(benchmark: str, items: list[Any], outputs: Outputs, prompting: str, options: ScoreOptions) -> Scored:
-    scorer = {"shopping-mmlu": score_mmlu, "intentionqa": score_intentionqa, "session-intent": score_session}
-    return scorer[benchmark](items, outputs, prompting, options)
+OutputScorer = Callable[[list[Any], Outputs, str, ScoreOptions], Scored]
 
 
 def score_mmlu(items: list[Any], outputs: Outputs, prompting: str, options: ScoreOptions) -> Scored:

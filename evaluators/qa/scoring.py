@@ -8,19 +8,17 @@ items are scored; the report says how many were not (a run with --limit is not p
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from benchmarks.jsonl import DataFileError, read_jsonl
-from benchmarks.qa import ItemScore, QuestionBenchmark, check_prompting, items_path, question_benchmark
-from evaluators.qa.scorers import score_outputs
+from benchmarks.qa import ItemScore, QuestionBenchmark, check_prompting, items_path
+from benchmarks.registry import get_benchmark, resolve
+from evaluators.qa.scorers import OutputScorer
 from evaluators.scoring import MetricRow, ScoreOptions
 from evaluators.stats import bootstrap_ci
 from mcp_server.trajectory import Trajectory, iter_episode_files, read_manifest, read_trajectory
-
-PRIMARY_METRIC = {"shopping-mmlu": "score", "intentionqa": "accuracy", "session-intent": "accuracy"}
 
 
 @dataclass
@@ -31,14 +29,11 @@ class QAScoreResult:
     prompting: str
     scores: dict[str, ItemScore]
     summary: dict[str, Any]
+    primary_metric: str
     episodes: dict[str, str] = field(default_factory=dict)
     """item id → episode id (run directories only)."""
     not_scored: dict[str, int] = field(default_factory=dict)
     """Why some episodes or items did not count: unfinished, abandoned, failed calls, unanswered items."""
-
-    @property
-    def primary_metric(self) -> str:
-        return PRIMARY_METRIC[self.benchmark]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -100,11 +95,13 @@ class QAScoreResult:
 
 
 class QAScorer:
-    """Scores one question benchmark (registered three times in evaluators.scoring.SCORERS)."""
+    """Scores any registered question benchmark with the output scorer its registration names."""
 
     def __init__(self, benchmark: str) -> None:
-        self.questions: QuestionBenchmark = question_benchmark(benchmark)
-        self.benchmark = self.questions.name
+        self.spec = get_benchmark(benchmark)
+        self.questions: QuestionBenchmark = self.spec.questions()
+        self.benchmark = self.spec.name
+        self.score_outputs: OutputScorer = resolve(self.spec.scorer)
 
     def score_predictions(self, predictions: Path, options: ScoreOptions) -> QAScoreResult:
         items = self.questions.load(options.items)
@@ -163,10 +160,11 @@ class QAScorer:
     ) -> QAScoreResult:
         check_prompting(self.questions, prompting)
         failed = sum(1 for output in outputs.values() if output is None)
-        if self.benchmark != "intentionqa" and failed:
+        if failed and not self.spec.scores_failed_calls:
             not_scored["failed_calls"] = failed
-        scores, summary = score_outputs(self.benchmark, items, outputs, prompting, options)
-        return QAScoreResult(self.benchmark, prompting, scores, summary, not_scored=not_scored)
+        scores, summary = self.score_outputs(items, outputs, prompting, options)
+        return QAScoreResult(self.benchmark, prompting, scores, summary, self.spec.primary_metric,
+                             not_scored=not_scored)
 
 
 def _single(task_sets: set[str], questions: QuestionBenchmark) -> Path | None:
@@ -174,12 +172,3 @@ def _single(task_sets: set[str], questions: QuestionBenchmark) -> Path | None:
         raise ValueError(f"the run holds {questions.name} episodes of several item sets ({sorted(task_sets)}); "
                          "score them with --items")
     return items_path(questions, next(iter(task_sets), None))
-
-
-def _factory(benchmark: str) -> Callable[[], QAScorer]:
-    return lambda: QAScorer(benchmark)
-
-
-shopping_mmlu_scorer = _factory("shopping-mmlu")
-intentionqa_scorer = _factory("intentionqa")
-session_intent_scorer = _factory("session-intent")

@@ -10,15 +10,13 @@ An *episode function* plays one unit and leaves a finished file at `episode_path
   again, so nothing is lost and nothing is counted twice;
 - missing → played.
 
-Usage (a question benchmark, one model call per item)::
+An episode that fails is logged in one line (episode id, cause) at WARNING and with its traceback at DEBUG (the run's
+log file); identical causes are counted in `RunSummary.causes`. When the first episodes all fail for the same cause
+before any succeeds, the run stops early with that cause (`RunSummary.stopped_early`): it would only repeat it.
 
-    units = [WorkUnit(episode_id=f"{item.id}-e0", item_id=item.id, payload=item) for item in items]
-
-    async def play(unit: WorkUnit) -> None:
-        writer = TrajectoryWriter(episode_path(run_dir, unit.episode_id))
-        writer.write(StartEvent(...)); output = await model.generate(...); writer.write(EndEvent(...))
-
-    summary = await run_episodes(run_dir, units, play, concurrency=8, resume=True, progress=RichProgress("mmlu"))
+With `session=`, each worker opens one session (e.g. an MCP client connection) and plays its episodes on it one
+after another; after a failure it closes that session (the server abandons the episode) and opens a fresh one.
+evaluators.runs.run uses it; there the server's Episode writes every trajectory.
 """
 
 from __future__ import annotations
@@ -26,7 +24,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import shutil
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -42,6 +42,9 @@ PARTIAL_DIR = "episodes.partial"
 RETRY_STATUSES = ("error", "abandoned")
 """End statuses that mean the run, not the agent, failed; resume plays those episodes again."""
 
+STOP_AFTER = 3
+"""Stop a run when this many episodes failed with one cause before any succeeded."""
+
 
 @dataclass(frozen=True)
 class WorkUnit:
@@ -53,7 +56,9 @@ class WorkUnit:
     """Whatever the episode function needs (a ShoppingTask, a QA item); not written anywhere by this module."""
 
 
-EpisodeFn = Callable[[WorkUnit], Awaitable[None]]
+EpisodeFn = Callable[..., Awaitable[None]]
+"""episode_fn(unit), or episode_fn(unit, session) when run_episodes opens sessions."""
+SessionFactory = Callable[[], AbstractAsyncContextManager[Any]]
 EpisodeState = Literal["missing", "unfinished", "finished"]
 
 
@@ -70,7 +75,19 @@ class RunSummary:
     """Finished in an earlier attempt (resume)."""
     completed: int = 0
     failed: dict[str, str] = field(default_factory=dict)
-    """episode_id → error message, for episodes whose function raised (they stay resumable)."""
+    """episode_id → cause (one line), for episodes whose function raised (they stay resumable)."""
+    causes: Counter[str] = field(default_factory=Counter)
+    """Cause → how many episodes failed with it (task and episode ids taken out, so identical causes group)."""
+    stopped_early: str | None = None
+    """The cause that stopped the run before its end (every episode so far failed with it)."""
+
+
+def failure_cause(error: BaseException) -> str:
+    """One line for a failed episode: the innermost exception's type and first line (task groups unwrapped)."""
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0] if lines else ''}".strip().rstrip(":")[:500]
 
 
 class RunDirError(RuntimeError):
@@ -131,9 +148,12 @@ async def run_episodes(
     concurrency: int = 1,
     resume: bool = False,
     progress: ProgressSink | None = None,
+    session: SessionFactory | None = None,
+    stop_after: int | None = STOP_AFTER,
 ) -> RunSummary:
     """Play every unit not yet finished, `concurrency` at a time. An episode function that raises marks its unit
-    failed (logged, left resumable) without stopping the others; cancellation (Ctrl-C) stops everything."""
+    failed (logged, left resumable) without stopping the others — unless the first `stop_after` failures share one
+    cause before anything succeeded; cancellation (Ctrl-C) stops everything."""
     run_dir = Path(run_dir)
     pending, done = pending_units(run_dir, units, resume)
     summary = RunSummary(total=len(units), skipped=done)
@@ -143,22 +163,43 @@ async def run_episodes(
     for unit in pending:
         queue.put_nowait(unit)
 
+    def failed(unit: WorkUnit, error: Exception) -> None:
+        cause = failure_cause(error)
+        summary.failed[unit.episode_id] = cause
+        summary.causes[_grouped(cause, unit)] += 1
+        log.warning("episode %s failed: %s", unit.episode_id, cause)
+        log.debug("episode %s failed", unit.episode_id, exc_info=error)
+        if (stop_after and not summary.completed and sum(summary.causes.values()) >= stop_after
+                and len(summary.causes) == 1):
+            summary.stopped_early = next(iter(summary.causes))
+
     async def worker() -> None:
-        while True:
-            try:
-                unit = queue.get_nowait()
-            except asyncio.QueueEmpty:
-                return
-            ok = True
-            try:
-                await episode_fn(unit)
-                summary.completed += 1
-            except Exception as error:  # one bad episode must not sink the run; it stays resumable
-                ok = False
-                summary.failed[unit.episode_id] = f"{type(error).__name__}: {error}"
-                log.exception("episode %s failed", unit.episode_id)
-            if progress:
-                progress.advance(unit, ok)
+        async with AsyncExitStack() as outer:
+            stack: AsyncExitStack | None = None
+            handle: Any = None
+            while summary.stopped_early is None:
+                try:
+                    unit = queue.get_nowait()
+                except asyncio.QueueEmpty:
+                    return
+                ok = True
+                try:
+                    if session is None:
+                        await episode_fn(unit)
+                    else:
+                        if stack is None:
+                            stack = await outer.enter_async_context(AsyncExitStack())
+                            handle = await stack.enter_async_context(session())
+                        await episode_fn(unit, handle)
+                    summary.completed += 1
+                except Exception as error:  # one bad episode must not sink the run; it stays resumable
+                    ok = False
+                    failed(unit, error)
+                    if stack is not None:  # a fresh session for the next episode (this one may be broken)
+                        await _close_quietly(stack)
+                        stack = None
+                if progress:
+                    progress.advance(unit, ok)
 
     try:
         await asyncio.gather(*(worker() for _ in range(max(1, min(concurrency, len(pending) or 1)))))
@@ -166,3 +207,17 @@ async def run_episodes(
         if progress:
             progress.finish()
     return summary
+
+
+def _grouped(cause: str, unit: WorkUnit) -> str:
+    """The cause with this unit's ids taken out, so the same fault on different tasks counts as one cause."""
+    for name in sorted({unit.episode_id, unit.item_id}, key=len, reverse=True):
+        cause = cause.replace(name, "…")
+    return cause
+
+
+async def _close_quietly(stack: AsyncExitStack) -> None:
+    try:
+        await stack.aclose()
+    except Exception:  # the session was already broken; its episode is abandoned either way
+        log.debug("closing a failed session raised", exc_info=True)

@@ -1,5 +1,6 @@
-"""The scorer registry: benchmark name → scorer. `shopbench score`, `shopbench report` and `shopbench export` find
-every benchmark's scoring here, so a new benchmark plugs in with one line in SCORERS.
+"""Scoring by benchmark name: `get_scorer(name)` and `score_run(run_dir)`. `shopbench score`, `report`, `export`,
+`replay` and `results` find every benchmark's scorer here, through the benchmark registry (benchmarks.registry):
+a registered benchmark names its scorer there, and nothing here names a benchmark.
 
 A scorer implements the `Scorer` protocol:
 
@@ -20,22 +21,26 @@ and returns a `ScoreResult`:
 - `to_json()`: what `--json OUT` writes (for predictions, the benchmark's documented OUT format);
 - `render()`: rich renderables `shopbench score` prints.
 
-Register by adding `"name": "package.module:ClassName"` to SCORERS (imported only when used, so `shopbench --help`
-stays fast), or call `register(name, factory)` at run time. Options every scorer may read are in ScoreOptions;
-anything benchmark-specific that the command line does not name goes in `ScoreOptions.extra`.
+An agentic benchmark registers a Scorer class ("module:Class"); a question benchmark registers only the function
+that scores raw outputs, and `evaluators.qa.QAScorer` does the rest (run directories, predictions, tables). Options
+every scorer may read are in ScoreOptions; anything benchmark-specific that the command line does not name goes in
+`ScoreOptions.extra`.
 """
 
 from __future__ import annotations
 
-import difflib
-import importlib
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
+from benchmarks.registry import UnknownBenchmarkError, benchmark_names, get_benchmark, resolve
 from mcp_server.trajectory import MANIFEST_FILE, read_manifest
+
+__all__ = [
+    "MetricRow", "ScoreOptions", "ScoreResult", "Scorer", "UnknownBenchmarkError", "get_scorer", "score_run",
+    "scorer_names",
+]
 
 
 class ScoreOptions(BaseModel):
@@ -87,38 +92,18 @@ class Scorer(Protocol):
     def score_predictions(self, predictions: Path, options: ScoreOptions) -> ScoreResult: ...
 
 
-SCORERS: dict[str, str | Callable[[], Scorer]] = {
-    "shoppingbench": "evaluators.scoring.shoppingbench_run:ShoppingBenchScorer",
-    "shopping-mmlu": "evaluators.qa.scoring:shopping_mmlu_scorer",
-    "intentionqa": "evaluators.qa.scoring:intentionqa_scorer",
-    "session-intent": "evaluators.qa.scoring:session_intent_scorer",
-}
-"""Benchmark name → "module:Class" (or a factory). One line per benchmark."""
-
-
-class UnknownBenchmarkError(ValueError):
-    """No scorer is registered under the name; the message suggests the closest names."""
-
-
-def register(name: str, factory: str | Callable[[], Scorer]) -> None:
-    SCORERS[name] = factory
-
-
 def scorer_names() -> list[str]:
-    return sorted(SCORERS)
+    return benchmark_names()
 
 
 def get_scorer(name: str) -> Scorer:
-    """The scorer for a benchmark; an unknown name gets a "did you mean" error."""
-    factory = SCORERS.get(name)
-    if factory is None:
-        close = difflib.get_close_matches(name, scorer_names(), n=3, cutoff=0.6)
-        hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-        raise UnknownBenchmarkError(f"no scorer for benchmark {name!r}.{hint} Known: {', '.join(scorer_names())}.")
-    if isinstance(factory, str):
-        module, _, attribute = factory.partition(":")
-        factory = getattr(importlib.import_module(module), attribute)
-    return factory()
+    """The scorer for a registered benchmark; an unknown name gets a "did you mean" error."""
+    spec = get_benchmark(name)
+    if spec.kind == "qa":
+        from evaluators.qa.scoring import QAScorer
+
+        return QAScorer(name)
+    return resolve(spec.scorer)()
 
 
 def score_run(run_dir: Path | str, options: ScoreOptions | None = None) -> ScoreResult:

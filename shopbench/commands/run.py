@@ -1,99 +1,181 @@
-"""`shopbench run <benchmark>`: run a model or baseline on a benchmark into a run directory.
+"""`shopbench run BENCHMARK`: run a model or baseline on any registered benchmark into a run folder.
 
-`run_app` is the `run` command group; other benchmarks add their subcommand to it from their own command module
-(`from shopbench.commands.run import run_app` then `@run_app.command("intentionqa")`).
+One command and one option set for every benchmark (benchmarks.registry); an option that does not apply to the
+chosen benchmark is an error. The work is evaluators.runs.run.run_benchmark.
 """
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-run_app = typer.Typer(
-    name="run",
-    help="Run a model or baseline on a benchmark (results go to a run directory; score it with `shopbench score`).",
-    no_args_is_help=True,
-)
+from benchmarks.registry import names_help
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 MODEL_HELP = (
     "Model spec: llama-cpp:<file.gguf|smollm2>, openai:<model>, anthropic:<model>, "
-    "openai-compatible:<base url>#<model>, random, or oracle (uses gold answers)."
+    "openai-compatible:<base url>#<model>; or a baseline: random, oracle (agentic; uses gold answers), majority "
+    "(questions; reads gold labels)."
 )
+AGENTIC = "Agentic benchmarks"
+QUESTIONS = "Question benchmarks"
+SHARED = "Every benchmark"
 
 
 def register(app: typer.Typer) -> None:
-    app.add_typer(run_app, name="run")
+    app.command("run", no_args_is_help=True)(run)
 
 
-@run_app.command("shoppingbench")
-def shoppingbench(
-    model: str = typer.Option(..., "--model", "-m", help=MODEL_HELP),
-    world: Path | None = typer.Option(None, "--world", help="World folder (default: the default world)."),
-    tasks: str | None = typer.Option(None, "--tasks", help="Task set of the world (default: generated; or official)."),
-    intent: list[str] | None = typer.Option(None, "--intent", help="product, shop, voucher or web (repeatable)."),
-    limit: int | None = typer.Option(None, "--limit", min=1, help="At most N tasks per intent."),
-    task_id: list[str] | None = typer.Option(None, "--task-id", help="Only these task ids (repeatable)."),
-    epochs: int = typer.Option(1, "--epochs", min=1, help="Play every task K times (pass^k)."),
-    concurrency: int = typer.Option(1, "--concurrency", "-c", min=1, help="Episodes played at once."),
-    out: Path | None = typer.Option(None, "--out", help="Run directory (default runs/shoppingbench-<model>-<time>)."),
-    resume: bool = typer.Option(False, "--resume", help="Continue a killed run in --out: finished episodes are kept."),
-    shard: str | None = typer.Option(None, "--shard", help="Play shard i of n (1-based, e.g. 2/4); join with merge."),
-    protocol: str = typer.Option("native", "--protocol", help="native (tool calling) or paper (<think>/<tool_call>)."),
-    max_steps: int = typer.Option(30, "--max-steps", min=1, help="Steps per episode (reference: 30)."),
-    temperature: float = typer.Option(0.0, "--temperature", help="Sampling temperature (reference: 0)."),
-    max_tokens: int = typer.Option(1024, "--max-tokens", min=1, help="Tokens per model reply."),
-    seed: int = typer.Option(0, "--seed", help="Seed for sampling and baselines (epoch k uses seed + k)."),
-    n_gpu_layers: int = typer.Option(0, "--n-gpu-layers", help="llama-cpp: layers on the GPU (-1 all; CUDA build)."),
-    n_ctx: int = typer.Option(8192, "--n-ctx", min=512, help="llama-cpp: context window in tokens."),
-    timeout: float = typer.Option(120.0, "--timeout", help="API backends: seconds per request before a retry."),
-    server: str | None = typer.Option(None, "--server", help="Play against a running `shopbench serve` at this URL."),
-    server_token: str | None = typer.Option(None, "--server-token", envvar="SHOPBENCH_TOKEN",
-                                            help="Bearer token for --server."),
-    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the response cache."),
-    cache_path: Path | None = typer.Option(None, "--cache", help="Response cache file "
-                                           "(default $SHOPBENCH_HOME/cache/responses.sqlite)."),
-    prices: Path | None = typer.Option(None, "--prices", envvar="SHOPBENCH_PRICES",
+def run(
+    benchmark: str = typer.Argument(..., help=f"The benchmark: {names_help()}."),
+    model: str = typer.Option(..., "--model", "-m", help=MODEL_HELP, rich_help_panel=SHARED),
+    limit: int | None = typer.Option(None, "--limit", min=1, rich_help_panel=SHARED,
+                                     help="At most N tasks per task group: per intent for ShoppingBench, per task "
+                                     "for question benchmarks (the first ones, in file order)."),
+    intent: list[str] | None = typer.Option(None, "--intent", rich_help_panel=SHARED,
+                                            help="Only this task group (repeatable): a ShoppingBench intent "
+                                            "(product, shop, voucher, web) or a question benchmark's task name."),
+    task_id: list[str] | None = typer.Option(None, "--task-id", rich_help_panel=SHARED,
+                                             help="Only these task or item ids (repeatable)."),
+    epochs: int = typer.Option(1, "--epochs", min=1, rich_help_panel=SHARED,
+                               help="Play every task K times (pass^k)."),
+    concurrency: int = typer.Option(1, "--concurrency", "-c", min=1, rich_help_panel=SHARED,
+                                    help="Episodes played at once."),
+    out: Path | None = typer.Option(None, "--out", rich_help_panel=SHARED,
+                                    help="Run folder (default runs/<benchmark>-<model>-<time>)."),
+    resume: bool = typer.Option(False, "--resume", rich_help_panel=SHARED,
+                                help="Continue the run in --out (which must exist): finished episodes are kept, "
+                                "unfinished and failed ones played again."),
+    shard: str | None = typer.Option(None, "--shard", rich_help_panel=SHARED,
+                                     help="Play shard i of n (1-based, e.g. 2/4); join with `shopbench merge`."),
+    seed: int = typer.Option(0, "--seed", rich_help_panel=SHARED,
+                             help="Seed for sampling, few-shot draws and baselines (epoch k uses seed + k)."),
+    temperature: float | None = typer.Option(None, "--temperature", rich_help_panel=SHARED,
+                                             help="Sampling temperature (default: 0 for agentic benchmarks, the "
+                                             "reference's for questions)."),
+    max_tokens: int | None = typer.Option(None, "--max-tokens", min=1, rich_help_panel=SHARED,
+                                          help="Tokens per model reply (default: 1024 for agentic benchmarks, the "
+                                          "reference's budget for questions)."),
+    n_gpu_layers: int = typer.Option(0, "--n-gpu-layers", rich_help_panel=SHARED,
+                                     help="llama-cpp: layers on the GPU (-1 all; CUDA build)."),
+    n_ctx: int = typer.Option(8192, "--n-ctx", min=512, rich_help_panel=SHARED,
+                              help="llama-cpp: context window in tokens."),
+    timeout: float = typer.Option(120.0, "--timeout", rich_help_panel=SHARED,
+                                  help="API backends: seconds per request before a retry."),
+    cache: bool = typer.Option(True, "--cache/--no-cache", rich_help_panel=SHARED,
+                               help="Read and write the response cache."),
+    cache_path: Path | None = typer.Option(None, "--cache-path", rich_help_panel=SHARED,
+                                           help="Response cache file (default $SHOPBENCH_HOME/cache/"
+                                           "responses.sqlite)."),
+    prices: Path | None = typer.Option(None, "--prices", envvar="SHOPBENCH_PRICES", rich_help_panel=SHARED,
                                        help="Price table (JSON/TOML, USD per 1M tokens) extending the defaults."),
+    server: str | None = typer.Option(None, "--server", rich_help_panel=SHARED,
+                                      help="Play against a running `shopbench serve` at this URL (…/mcp)."),
+    server_token: str | None = typer.Option(None, "--server-token", envvar="SHOPBENCH_TOKEN",
+                                            rich_help_panel=SHARED, help="Bearer token for --server."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", rich_help_panel=SHARED,
+                                 help="Show failed episodes' tracebacks here too (they always go to run.log)."),
+    world: Path | None = typer.Option(None, "--world", rich_help_panel=AGENTIC,
+                                      help="World folder (default: the default world)."),
+    tasks: str | None = typer.Option(None, "--tasks", rich_help_panel=AGENTIC,
+                                     help="Task set of the world (default: generated; `official` needs a world "
+                                     "imported from the official corpus)."),
+    protocol: str | None = typer.Option(None, "--protocol", rich_help_panel=AGENTIC,
+                                        help="native (tool calling, default) or paper (<think>/<tool_call> text)."),
+    max_steps: int | None = typer.Option(None, "--max-steps", min=1, rich_help_panel=AGENTIC,
+                                         help="Steps per episode (default 30, the reference's)."),
+    items: Path | None = typer.Option(None, "--items", rich_help_panel=QUESTIONS,
+                                      help="Items file or folder (default: the benchmark's bundled items)."),
+    prompting: str | None = typer.Option(None, "--prompting", rich_help_panel=QUESTIONS,
+                                         help="Prompting mode (default: the benchmark's first, zero-shot)."),
+    shots: int | None = typer.Option(None, "--shots", min=0, rich_help_panel=QUESTIONS,
+                                     help="Few-shot demonstrations."),
 ) -> None:
-    """Play ShoppingBench tasks with a model through the MCP sandbox.
+    """Run a model or baseline on a benchmark; results go to a run folder (score it with `shopbench score`).
 
     Examples: `shopbench run shoppingbench --model llama-cpp:smollm2 --limit 2 --max-steps 6` ·
     `shopbench run shoppingbench --model openai:gpt-4.1 --concurrency 8 --out runs/gpt41` ·
-    `shopbench run shoppingbench --model oracle --intent voucher`
+    `shopbench run intentionqa --model random` · `shopbench run shopping-mmlu --model llama-cpp:smollm2 --limit 3`
     """
     import asyncio
-    import logging
 
     from rich.console import Console
 
-    from evaluators.agent.shoppingbench_run import ShoppingRunConfig, run_shoppingbench
+    from benchmarks.jsonl import DataFileError
+    from benchmarks.registry import UnknownBenchmarkError
     from evaluators.models.base import ModelSpecError
     from evaluators.runs.manifest import ManifestMismatch
     from evaluators.runs.orchestrate import RunDirError
     from evaluators.runs.progress import RichProgress
+    from evaluators.runs.run import RunConfig, RunOptionError, run_benchmark
+    from mcp_server.suites import NotPlayable
 
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    console = Console(stderr=True)
-    if resume and out is None:
-        raise typer.BadParameter("--resume needs --out (the run directory to continue)", param_hint="--resume")
-    config = ShoppingRunConfig(
-        model=model, world=world, task_set=tasks, intents=tuple(intent) if intent else ShoppingRunConfig.intents,
-        limit=limit, task_ids=task_id, epochs=epochs, concurrency=concurrency, out=out, resume=resume, shard=shard,
-        protocol=protocol, max_steps=max_steps, temperature=temperature, max_tokens=max_tokens, seed=seed,
-        n_gpu_layers=n_gpu_layers, n_ctx=n_ctx, timeout_s=timeout, server_url=server, server_token=server_token,
-        cache=not no_cache, cache_path=cache_path, prices=prices,
+    console = Console(stderr=True, soft_wrap=True)
+    handler = _console_log(console, verbose)
+    config = RunConfig(
+        benchmark=benchmark, model=model, limit=limit, intents=tuple(intent) if intent else None, task_ids=task_id,
+        epochs=epochs, concurrency=concurrency, out=out, resume=resume, shard=shard, seed=seed,
+        temperature=temperature, max_tokens=max_tokens, n_gpu_layers=n_gpu_layers, n_ctx=n_ctx, timeout_s=timeout,
+        cache=cache, cache_path=cache_path, prices=prices, server_url=server, server_token=server_token,
+        world=world, task_set=tasks, protocol=protocol, max_steps=max_steps, items=items, prompting=prompting,
+        shots=shots,
     )
+    refusals = (NotPlayable, RunOptionError, UnknownBenchmarkError, ModelSpecError, ManifestMismatch, RunDirError,
+                DataFileError, FileNotFoundError, KeyError, ValueError)
     try:
-        result = asyncio.run(run_shoppingbench(config, RichProgress(f"shoppingbench · {model}", console)))
-    except (ModelSpecError, ManifestMismatch, RunDirError, ValueError, KeyError, FileNotFoundError) as error:
-        console.print(f"[red]error:[/red] {str(error).strip(chr(39))}")
+        result = asyncio.run(run_benchmark(config, RichProgress(f"{benchmark} · {model}", console)))
+    except refusals as error:
+        console.print(f"[red]error:[/red] {_escape(str(error).strip(chr(39)))}")
         raise typer.Exit(2) from None
+    finally:
+        logging.getLogger().removeHandler(handler)
     summary = result.summary
     console.print(f"run: {result.run_dir}  ·  {summary.completed} played, {summary.skipped} resumed, "
                   f"{len(summary.failed)} failed of {summary.total}")
-    for episode_id, message in list(summary.failed.items())[:5]:
-        console.print(f"[red]failed[/red] {episode_id}: {message}")
+    for cause, count in summary.causes.most_common():
+        console.print(f"[red]failed[/red] {count}× {_escape(cause)}")
+    if summary.stopped_early:
+        console.print(f"[red]stopped early:[/red] the first episodes all failed with: {_escape(summary.stopped_early)}",
+                      highlight=False)
+    if summary.failed:
+        console.print(f"tracebacks: {result.log_file} · play the failed ones again with --resume --out "
+                      f"{result.run_dir}")
     console.print(f"score it: shopbench score {result.run_dir}")
     if summary.failed:
         raise typer.Exit(1)
+
+
+class _OneLine(logging.Formatter):
+    """Warnings as one line each: the traceback goes to the run's log file, not the terminal."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"{record.levelname.lower()}: {record.getMessage()}"
+
+
+def _console_log(console: Console, verbose: bool) -> logging.Handler:
+    """Terminal logging for a run: one line per failed episode (and per warning); tracebacks only with --verbose.
+    Returns the handler, to remove when the command ends."""
+    from rich.logging import RichHandler
+
+    handler = RichHandler(console=console, show_time=False, show_path=False, show_level=verbose, markup=False)
+    if verbose:
+        handler.setLevel(logging.DEBUG)
+    else:
+        handler.setFormatter(_OneLine())
+        handler.setLevel(logging.WARNING)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    if root.level > logging.WARNING or root.level == logging.NOTSET:
+        root.setLevel(logging.WARNING)
+    return handler
+
+
+def _escape(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)

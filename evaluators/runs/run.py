@@ -1,0 +1,431 @@
+"""`shopbench run BENCHMARK`: one run pipeline for every registered benchmark.
+
+benchmark (registry) → options checked against its kind → the player (a model, or a baseline) made ready → the
+suites (`build_suites`) and the selection (`check_playable`: one clear error, before any run folder exists) →
+work units (task × epoch, sharded) → the manifest → `run_episodes`, where each worker holds one MCP session to the
+server and plays its units on it: an agentic episode with `run_episode` (the agent loop), a question episode with
+`answer_question` (start_task → the answer → submit_answer).
+
+In-process, the server's Episode writes every trajectory straight into the run folder. Against a running
+`shopbench serve` (`--server URL`) the server writes it, and once the episode has ended its file is copied verbatim
+into the local run folder from the server's `shopbench://episodes/{episode_id}` resource.
+
+Every failed episode is one line (episode id, cause) on the terminal and a traceback in the run's `run.log`;
+identical causes are counted in the summary, and a run whose first episodes all fail for one cause stops early.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import tempfile
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from benchmarks.registry import BenchmarkSpec, get_benchmark
+from evaluators.runs.manifest import git_revision, new_run_id, open_run, package_versions, prompt_hashes, update_notes
+from evaluators.runs.orchestrate import ProgressSink, RunDirError, RunSummary, WorkUnit, run_episodes
+from evaluators.runs.pricing import PriceTable
+from evaluators.runs.shards import parse_shard
+from mcp_server.suites import TaskListing, TaskSuite, build_suites, check_playable
+from mcp_server.trajectory import AgentInfo, RunManifest, episode_path
+
+LOG_FILE = "run.log"
+"""In the run folder: every failed episode's traceback (and the run's warnings)."""
+EPISODE_URI = "shopbench://episodes/{episode_id}"
+"""The server resource holding one episode's trajectory (JSONL), readable by the client that played it."""
+
+log = logging.getLogger("shopbench.runs")
+
+AGENTIC_OPTIONS = {"world": "--world", "task_set": "--tasks", "protocol": "--protocol", "max_steps": "--max-steps"}
+"""Options of agentic benchmarks only (RunConfig field → flag)."""
+QUESTION_OPTIONS = {"items": "--items", "prompting": "--prompting", "shots": "--shots"}
+"""Options of question benchmarks only."""
+
+
+class RunOptionError(ValueError):
+    """An option that does not apply to the chosen benchmark, or a player it cannot have."""
+
+
+@dataclass
+class RunConfig:
+    """Everything `shopbench run` takes. Benchmark-specific fields are None when not given."""
+
+    benchmark: str
+    model: str
+    limit: int | None = None
+    """At most N tasks per task group (ShoppingBench: per intent; question benchmarks: per task)."""
+    intents: tuple[str, ...] | None = None
+    """Only these task groups (ShoppingBench intents, or question task names)."""
+    task_ids: list[str] | None = None
+    epochs: int = 1
+    concurrency: int = 1
+    out: Path | None = None
+    resume: bool = False
+    shard: str | None = None
+    seed: int = 0
+    temperature: float | None = None
+    """None: 0 for agentic benchmarks, the reference's decoding for questions."""
+    max_tokens: int | None = None
+    """None: 1024 for agentic benchmarks, the reference's budget for questions."""
+    top_p: float | None = None
+    n_gpu_layers: int = 0
+    n_ctx: int = 8192
+    timeout_s: float = 120.0
+    cache: bool = True
+    cache_path: Path | None = None
+    prices: Path | None = None
+    server_url: str | None = None
+    server_token: str | None = None
+    # agentic benchmarks
+    world: Path | None = None
+    task_set: str | None = None
+    protocol: str | None = None
+    max_steps: int | None = None
+    # question benchmarks
+    items: Path | None = None
+    prompting: str | None = None
+    shots: int | None = None
+    extra_notes: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RunResult:
+    run_dir: Path
+    summary: RunSummary
+    manifest: RunManifest
+    log_file: Path
+
+
+def check_options(spec: BenchmarkSpec, config: RunConfig) -> None:
+    """Refuse options that mean nothing for this benchmark (silently ignoring them would mislead)."""
+    other = QUESTION_OPTIONS if spec.kind == "agentic" else AGENTIC_OPTIONS
+    given = [flag for name, flag in other.items() if getattr(config, name) is not None]
+    if given:
+        kind = "an agentic benchmark" if spec.kind == "agentic" else "a question benchmark"
+        applies = "question benchmarks" if spec.kind == "agentic" else "agentic benchmarks"
+        raise RunOptionError(f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to {spec.name} "
+                             f"({kind}); {'it applies' if len(given) == 1 else 'they apply'} to {applies}")
+    if spec.kind == "qa" and config.prompting is not None and config.prompting not in spec.promptings:
+        raise RunOptionError(f"{spec.name} supports --prompting {', '.join(spec.promptings)}; not {config.prompting!r}")
+    if spec.kind == "agentic" and config.protocol is not None and config.protocol not in spec.promptings:
+        raise RunOptionError(f"{spec.name} supports --protocol {', '.join(spec.promptings)}; not {config.protocol!r}")
+    if config.resume and (config.out is None or not Path(config.out).is_dir()):
+        where = "needs --out (the run folder to continue)" if config.out is None else f"{config.out} does not exist"
+        raise RunDirError(f"--resume {where}; start a new run without --resume")
+
+
+def episode_id_for(task_id: str, epoch: int = 0) -> str:
+    """A file-safe, deterministic episode id for a task and epoch ("task1:FS_1" → "task1_FS_1-<hash>-e0"), so a
+    resumed run finds the file of an earlier attempt; different task ids never share one."""
+    import hashlib
+
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", task_id).strip("._-") or "task"
+    if safe != task_id:
+        safe = f"{safe[:100]}-{hashlib.sha1(task_id.encode()).hexdigest()[:8]}"
+    return f"{safe}-e{epoch}"
+
+
+def default_run_dir(benchmark: str, spec: str) -> Path:
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", spec).strip("_")[:60]
+    return Path("runs") / f"{benchmark}-{safe}-{datetime.now():%Y%m%d-%H%M%S}"
+
+
+class _Player:
+    """Who plays the episodes: its identity, how it plays one, what to note in the manifest, how to let go."""
+
+    agent: AgentInfo
+
+    async def play(self, session: Any, unit: WorkUnit, suite: TaskSuite, episode_id: str | None) -> str:
+        """Play one episode to its end; returns the server's episode id."""
+        raise NotImplementedError
+
+    def parameters(self) -> dict[str, Any]:
+        return {}
+
+    def prompts(self) -> dict[str, str]:
+        return {}
+
+    def counters(self) -> dict[str, Any]:
+        return {}
+
+    async def aclose(self) -> None:
+        """Release the model."""
+
+
+class _AgentPlayer(_Player):
+    def __init__(self, config: RunConfig, spec: BenchmarkSpec) -> None:
+        from evaluators.agent.protocols import get_protocol
+        from evaluators.models import GenerateConfig, ModelOptions
+        from evaluators.runs.backend import prepare_model
+
+        if config.model == "majority":
+            raise RunOptionError(f"majority answers question benchmarks only; {spec.name} has the random and "
+                                 "oracle baselines")
+        self.protocol = get_protocol(config.protocol or spec.promptings[0])
+        self.max_steps = config.max_steps or 30
+        self.seed = config.seed
+        self.generate = GenerateConfig(temperature=0.0 if config.temperature is None else config.temperature,
+                                       max_tokens=config.max_tokens or 1024, top_p=config.top_p, seed=config.seed)
+        self.prices = PriceTable.load(config.prices)
+        options = ModelOptions(n_gpu_layers=config.n_gpu_layers, n_ctx=config.n_ctx, timeout_s=config.timeout_s,
+                               seed=config.seed)
+        self.prepared = prepare_model(config.model, options, cache=config.cache, cache_path=config.cache_path)
+        self.agent = _agent_info(self.prepared)
+        self._tools: list[Any] | None = None
+
+    async def play(self, session: Any, unit: WorkUnit, suite: TaskSuite, episode_id: str | None) -> str:
+        from evaluators.agent.loop import run_episode
+        from evaluators.models import EpisodeContext, bind_episode
+
+        gold = suite.task(unit.item_id) if hasattr(suite, "task") else None  # harness-side, for the oracle only
+        context = EpisodeContext(episode_id=unit.episode_id, item_id=unit.item_id, epoch=unit.epoch, seed=self.seed,
+                                 gold=gold)
+        if self._tools is None:  # the tool list never changes during a run: fetch it once
+            self._tools = (await session.list_tools()).tools
+        outcome = await run_episode(
+            session, bind_episode(self.prepared.model, context), self.protocol, task_id=unit.item_id,
+            episode_id=episode_id, epoch=unit.epoch, agent=self.agent,
+            config=self.generate.model_copy(update={"seed": self.seed + unit.epoch}), max_steps=self.max_steps,
+            prices=self.prices, listed_tools=self._tools,
+        )
+        return outcome.episode_id
+
+    def parameters(self) -> dict[str, Any]:
+        return {"protocol": self.protocol.name, "max_steps": self.max_steps, **self.generate.model_dump()}
+
+    def prompts(self) -> dict[str, str]:
+        return self.protocol.prompts()
+
+    def counters(self) -> dict[str, Any]:
+        return self.prepared.counters()
+
+    async def aclose(self) -> None:
+        await self.prepared.aclose()
+
+
+class _QuestionPlayer(_Player):
+    def __init__(self, config: RunConfig, spec: BenchmarkSpec) -> None:
+        from benchmarks.qa import BASELINES
+        from evaluators.qa.answer import BaselineAnswerer, Decoding, ModelAnswerer
+
+        if config.model == "oracle":
+            raise RunOptionError(f"the oracle plays agentic benchmarks only; {spec.name} has the random and "
+                                 "majority baselines")
+        self.spec = spec
+        self.prompting = config.prompting or spec.promptings[0]
+        self.shots = config.shots or 0
+        self.decoding = Decoding(temperature=config.temperature, max_tokens=config.max_tokens, top_p=config.top_p,
+                                 seed=config.seed)
+        self.prepared = None
+        if config.model in BASELINES:
+            self.answerer = BaselineAnswerer(config.model, spec.questions(), config.items, self.prompting,
+                                             config.seed)
+        else:
+            from evaluators.models import ModelOptions
+            from evaluators.runs.backend import prepare_model
+
+            options = ModelOptions(n_gpu_layers=config.n_gpu_layers, n_ctx=config.n_ctx, timeout_s=config.timeout_s,
+                                   seed=config.seed)
+            self.prepared = prepare_model(config.model, options, cache=config.cache, cache_path=config.cache_path)
+            agent = AgentInfo(kind="model", name=config.model, details=self.prepared.base.identity())
+            self.answerer = ModelAnswerer(self.prepared.model, agent, self.decoding, PriceTable.load(config.prices))
+        self.agent = self.answerer.agent
+        self._question: dict[str, Any] = {}
+
+    def first_question(self, suite: TaskSuite, task_id: str) -> None:
+        """Note the first question's prompt and decoding for the manifest (hashes and parameters)."""
+        self._question = suite.start_details(task_id).get("question") or {}
+
+    async def play(self, session: Any, unit: WorkUnit, suite: TaskSuite, episode_id: str | None) -> str:
+        from evaluators.qa.answer import answer_question
+
+        answered = await answer_question(session, self.answerer, task_id=unit.item_id, episode_id=episode_id,
+                                         epoch=unit.epoch, benchmark=self.spec.name)
+        return answered.episode_id
+
+    def parameters(self) -> dict[str, Any]:
+        question = self._question
+        return {
+            "prompting": self.prompting, "shots": self.shots, "seed": self.decoding.seed,
+            "temperature": question.get("temperature") if self.decoding.temperature is None
+            else self.decoding.temperature,
+            "max_tokens": self.decoding.max_tokens or question.get("max_tokens"), "top_p": self.decoding.top_p,
+            "samples": question.get("samples", 1),
+        }
+
+    def prompts(self) -> dict[str, str]:
+        if not self._question:
+            return {}
+        return {"system": self._question.get("system") or "", "first_question": self._question.get("user", "")}
+
+    def counters(self) -> dict[str, Any]:
+        return self.prepared.counters() if self.prepared is not None else {}
+
+    async def aclose(self) -> None:
+        await self.answerer.aclose()
+        if self.prepared is not None:
+            await self.prepared.aclose()
+
+
+def _agent_info(prepared: Any) -> AgentInfo:
+    from evaluators.models._baselines import ORACLE_LABEL
+    from evaluators.runs.backend import is_baseline
+
+    identity = prepared.base.identity()
+    if prepared.base.spec == "oracle":
+        return AgentInfo(kind="baseline", name=ORACLE_LABEL, details=identity)
+    return AgentInfo(kind="baseline" if is_baseline(prepared.base) else "model", name=prepared.base.spec,
+                     details=identity)
+
+
+def make_player(config: RunConfig, spec: BenchmarkSpec) -> _Player:
+    """The model or baseline for this benchmark; a bad model spec fails here, before any world is opened."""
+    return _AgentPlayer(config, spec) if spec.kind == "agentic" else _QuestionPlayer(config, spec)
+
+
+async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None) -> RunResult:
+    """Run a registered benchmark end to end into a run folder (score it with evaluators.scoring.score_run).
+
+    Raises before creating anything on bad options (RunOptionError, ModelSpecError, UnknownBenchmarkError), on
+    data that cannot be played (NotPlayable: one line naming the fix), or a run folder that cannot be used
+    (RunDirError, ManifestMismatch)."""
+    spec = get_benchmark(config.benchmark)
+    check_options(spec, config)
+    shard = parse_shard(config.shard) if config.shard else None
+    player = make_player(config, spec)
+    try:
+        world, suites = build_suites([spec.name], world=config.world, task_set=config.task_set, items=config.items,
+                                     prompting=config.prompting, shots=config.shots or 0, seed=config.seed)
+        chosen = check_playable(suites, intents=config.intents, task_ids=config.task_ids, limit=config.limit)
+    except BaseException:
+        await player.aclose()
+        raise
+    suite = suites[0]
+    if isinstance(player, _QuestionPlayer):
+        player.first_question(suite, chosen[0][1].task_id)
+    units = _units([listing for _, listing in chosen], config.epochs)
+    if shard:
+        units = shard.select(units)
+    run_dir = Path(config.out) if config.out else default_run_dir(spec.name, config.model)
+    try:
+        manifest = open_run(run_dir, RunManifest(
+            run_id=new_run_id(spec.name),
+            benchmark=spec.name,
+            task_set=suite.task_set,
+            agent=player.agent,
+            parameters={
+                **player.parameters(), "epochs": config.epochs, "intents": list(config.intents or []) or None,
+                "limit": config.limit, "task_ids": config.task_ids, "shard": str(shard) if shard else None,
+                "server": config.server_url or "in-process", "benchmark_version": spec.version,
+            },
+            prompts=prompt_hashes(player.prompts()),
+            world=None if world is None else {**world.info.model_dump(mode="json"), "path": str(world.root.resolve())},
+            packages=package_versions(),
+            git_revision=git_revision(),
+            notes={"concurrency": config.concurrency, "n_gpu_layers": config.n_gpu_layers, **config.extra_notes},
+        ), config.resume)
+    except BaseException:
+        await player.aclose()
+        raise
+    log_file = run_dir / LOG_FILE
+    handler, level = _file_log(log_file)
+    try:
+        if config.server_url is None:
+            from mcp_server.server import build_server
+
+            server = build_server(world, suites, run_dir, max_steps=config.max_steps or 30)
+            session = _in_process(server)
+        else:
+            session = _remote(config.server_url, config.server_token)
+
+        async def play(unit: WorkUnit, handle: Any) -> None:
+            if config.server_url is None:
+                await player.play(handle, unit, suite, unit.episode_id)
+                return
+            remote_id = await player.play(handle, unit, suite, None)
+            await copy_remote_episode(handle, remote_id, episode_path(run_dir, unit.episode_id), config.server_url)
+
+        summary = await run_episodes(run_dir, units, play, concurrency=config.concurrency, resume=config.resume,
+                                     progress=progress, session=session)
+    finally:
+        update_notes(run_dir, **player.counters())
+        await player.aclose()
+        logging.getLogger().removeHandler(handler)
+        logging.getLogger("shopbench").setLevel(level)
+        handler.close()
+    update_notes(run_dir, failed=summary.failed, completed=summary.completed, skipped=summary.skipped,
+                 stopped_early=summary.stopped_early)
+    return RunResult(run_dir, summary, manifest, log_file)
+
+
+def _units(listings: list[TaskListing], epochs: int) -> list[WorkUnit]:
+    """Epoch-major, so a partial run has covered every task once before any task twice."""
+    return [
+        WorkUnit(episode_id=episode_id_for(listing.task_id, epoch), item_id=listing.task_id, epoch=epoch,
+                 payload=listing)
+        for epoch in range(epochs)
+        for listing in listings
+    ]
+
+
+def _in_process(server: Any) -> Callable[[], Any]:
+    @asynccontextmanager
+    async def session() -> AsyncIterator[Any]:
+        from evaluators.agent.sessions import in_process_session
+
+        async with in_process_session(server) as client:
+            yield client
+
+    return session
+
+
+def _remote(url: str, token: str | None) -> Callable[[], Any]:
+    @asynccontextmanager
+    async def session() -> AsyncIterator[Any]:
+        from evaluators.agent.sessions import http_session
+
+        async with http_session(url, token) as client:
+            yield client
+
+    return session
+
+
+async def copy_remote_episode(session: Any, remote_id: str, target: Path, server_url: str) -> None:
+    """Copy an ended episode's trajectory from the server, verbatim, to `target` (written atomically)."""
+    uri = EPISODE_URI.format(episode_id=remote_id)
+    try:
+        result = await session.read_resource(uri)
+    except Exception as error:
+        raise RuntimeError(f"the server at {server_url} did not give {uri} ({error}); it records the episode in its "
+                           "own --runs folder, but this run cannot copy it: update shopbench on the server") from None
+    text = "".join(getattr(content, "text", "") or "" for content in result.contents)
+    if not text.strip():
+        raise RuntimeError(f"the server at {server_url} returned an empty {uri}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=target.parent, suffix=".tmp", delete=False) as tmp:
+        tmp.write(text if text.endswith("\n") else text + "\n")
+    os.replace(tmp.name, target)
+
+
+def _file_log(path: Path) -> tuple[logging.Handler, int]:
+    """The run's log file: tracebacks of failed episodes (shopbench's DEBUG records) and every warning or error
+    logged during the run. Returns the handler and the "shopbench" logger's level to restore."""
+    handler = logging.FileHandler(path, encoding="utf-8", delay=True)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.getLogger().addHandler(handler)
+    logger = logging.getLogger("shopbench")
+    level = logger.level
+    logger.setLevel(logging.DEBUG)
+    return handler, level
+
+
+__all__ = [
+    "AGENTIC_OPTIONS", "LOG_FILE", "QUESTION_OPTIONS", "RunConfig", "RunOptionError", "RunResult", "check_options",
+    "copy_remote_episode", "default_run_dir", "episode_id_for", "make_player", "run_benchmark",
+]
