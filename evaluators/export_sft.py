@@ -1,32 +1,60 @@
 """Trajectory distillation export (the paper's "Trajectory Distillation" and "Cold Start with SFT").
 
 The paper keeps only trajectories that are absolute successes (rejection sampling) and cuts each into one training
-sample per step: input = the user instruction plus the history of earlier thoughts, tool calls and observations;
-output = the reasoning and the next tool call. Samples are written as JSONL in the chat-messages format most SFT
-trainers read:
+sample per step: input = the user instruction plus the history of earlier reasoning, tool calls and observations;
+output = the reasoning and the next tool call. Each sample here is the conversation exactly as the model saw it:
 
-- format "messages": `{"messages": [user, assistant, tool, ..., assistant], "metadata": {...}}`, where the LAST
+- the system prompt of the run's protocol (manifest `parameters.protocol`): `native` sends shopbench's system prompt
+  and the tool schemas as function tools; `paper` sends the reference system prompt, which lists the tools in its
+  text, and the turns in the reference's `<think>`/`<tool_call>` text with observations in `<obs>...</obs>`;
+- a malformed model turn (StepEvent.malformed, or older runs' tool "invalid_tool_call" with arguments {error, raw})
+  appears as the assistant's raw text followed by the feedback the model was shown; it is never a training target,
+  nor is a call the sandbox rejected (both stay in later samples' history, as the model saw them);
+- reasoning comes from the step's thought. Where there is none, or the agent is a scripted baseline whose notes are
+  not reasoning (the oracle's), the target has empty content and `metadata.reasoning` says so — never a placeholder.
+
+Formats:
+- "trl": `{"messages": [...], "tools": [...], "metadata": {...}}` — the conversational format with tools that
+  Hugging Face TRL's SFTTrainer reads (tool-call arguments as JSON objects, as chat templates expect); the LAST
   assistant message is the sample's target;
-- format "prompt-completion": `{"prompt": [...history], "completion": [target assistant message], "metadata"}`
-  (TRL's conversational prompt-completion form, which makes the input/output split explicit).
-
-Assistant turns carry the thought as `content` and the call as an OpenAI-style `tool_calls` entry; tool turns carry
-the observation as JSON text. Success comes from the run's scorer, so a sample never comes from a failed episode.
+- "prompt-completion": TRL's conversational prompt-completion form (`prompt`, `completion`, `tools`, `metadata`);
+- "openai": OpenAI's chat fine-tuning JSONL (`messages`, `tools`, `parallel_tool_calls`; arguments as JSON strings;
+  history assistant turns carry `weight: 0` so only the target is learned). OpenAI refuses unknown keys, so the
+  metadata goes to a sidecar file `<out>.meta.jsonl`, line for line.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from benchmarks.jsonl import write_jsonl
+from benchmarks.shoppingbench.agent_prompts import (
+    NATIVE_SYSTEM_PROMPT,
+    PAPER_OBSERVATION_CLOSE,
+    PAPER_OBSERVATION_OPEN,
+)
+from benchmarks.shoppingbench.prompts import reference_system_prompt
 from evaluators.scoring import ScoreOptions, score_run
-from mcp_server.trajectory import StepEvent, Trajectory, iter_episode_files, read_manifest, read_trajectory
+from evaluators.scoring.trajectory_stats import INVALID_CALL_TOOL
+from mcp_server.tools import SHOPPING_TOOLS
+from mcp_server.trajectory import (
+    RunManifest,
+    StepEvent,
+    Trajectory,
+    iter_episode_files,
+    read_manifest,
+    read_trajectory,
+)
 
-SampleFormat = Literal["messages", "prompt-completion"]
+SampleFormat = Literal["trl", "prompt-completion", "openai"]
+FORMATS: tuple[str, ...] = ("trl", "prompt-completion", "openai")
+NO_REASONING = "none: the step recorded no thought"
+BASELINE_REASONING = "none: a scripted baseline's notes are not reasoning"
 
 
 @dataclass
@@ -35,52 +63,157 @@ class ExportSummary:
     successes: int
     samples: int
     path: Path
+    dropped_episodes: Counter[str] = field(default_factory=Counter)
+    """Why episodes gave no samples: unreadable, unfinished, not successful."""
+    steps: int = 0
+    """Steps of the kept episodes."""
+    dropped_steps: Counter[str] = field(default_factory=Counter)
+    """Steps of kept episodes that are not targets: malformed turn, rejected call."""
+    without_reasoning: int = 0
+
+    def line(self) -> str:
+        """One line saying what was kept and why the rest was dropped."""
+        text = (f"{self.samples} samples from {self.successes} successful of {self.episodes} episodes "
+                f"({self.samples} of {self.steps} steps kept")
+        if self.dropped_steps:
+            text += "; not targets: " + ", ".join(f"{n} {why}" for why, n in sorted(self.dropped_steps.items()))
+        text += ")"
+        if self.dropped_episodes:
+            text += "; episodes dropped: " + ", ".join(f"{n} {why}" for why, n in sorted(self.dropped_episodes.items()))
+            text += " (only successful episodes are distilled)"
+        if self.without_reasoning:
+            text += f"; {self.without_reasoning} targets have no reasoning (marked in metadata.reasoning)"
+        return f"{text} → {self.path}"
+
+
+def tool_schemas() -> list[dict[str, Any]]:
+    """The ShoppingBench tools as the agent receives them: name, description, JSON Schema of the arguments."""
+    return [{"name": spec.name, "description": spec.description, "parameters": spec.arguments.model_json_schema()}
+            for spec in SHOPPING_TOOLS.values()]
+
+
+def function_tools() -> list[dict[str, Any]]:
+    """The tools in the OpenAI / chat-template function format."""
+    return [{"type": "function", "function": tool} for tool in tool_schemas()]
+
+
+def malformed_turn(step: StepEvent) -> tuple[str, str] | None:
+    """(raw model text, feedback shown) for a malformed turn, in the current or the older recording."""
+    if step.malformed is not None:
+        return step.malformed.raw, _text(step.observation)
+    if step.tool == INVALID_CALL_TOOL:
+        return str(step.arguments.get("raw", "")), _text(step.observation)
+    return None
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 def _call_id(step: StepEvent) -> str:
     return f"call_{step.index}"
 
 
-def assistant_turn(step: StepEvent) -> dict[str, Any]:
-    """The reasoning and the tool call of one step."""
-    return {
-        "role": "assistant",
-        "content": step.thought or "",
-        "tool_calls": [{
-            "id": _call_id(step),
-            "type": "function",
-            "function": {"name": step.tool, "arguments": json.dumps(step.arguments, ensure_ascii=False)},
-        }],
-    }
+class Conversation:
+    """Builds the messages of one protocol from trajectory steps."""
+
+    def __init__(self, protocol: str, json_arguments: bool) -> None:
+        if protocol not in ("native", "paper"):
+            raise ValueError(f"unknown protocol {protocol!r} in the run manifest (native or paper)")
+        self.protocol = protocol
+        self.json_arguments = json_arguments
+
+    def opening(self, instruction: str) -> list[dict[str, Any]]:
+        system = NATIVE_SYSTEM_PROMPT if self.protocol == "native" else reference_system_prompt(tool_schemas())
+        return [{"role": "system", "content": system}, {"role": "user", "content": instruction}]
+
+    def tools(self) -> list[dict[str, Any]] | None:
+        """Tools handed to the chat template (paper: None, the system prompt lists them)."""
+        return function_tools() if self.protocol == "native" else None
+
+    def assistant(self, step: StepEvent, reasoning: str | None) -> dict[str, Any]:
+        bad = malformed_turn(step)
+        if bad is not None:
+            return {"role": "assistant", "content": bad[0]}
+        if self.protocol == "paper":
+            call = json.dumps([{"name": step.tool, "parameters": step.arguments}], ensure_ascii=False)
+            return {"role": "assistant", "content": f"<think>{reasoning or ''}</think>\n<tool_call>{call}</tool_call>"}
+        arguments: Any = json.dumps(step.arguments, ensure_ascii=False) if self.json_arguments else step.arguments
+        return {"role": "assistant", "content": reasoning or "", "tool_calls": [
+            {"id": _call_id(step), "type": "function", "function": {"name": step.tool, "arguments": arguments}}]}
+
+    def observation(self, step: StepEvent) -> dict[str, Any]:
+        bad = malformed_turn(step)
+        content = bad[1] if bad is not None else _text(step.observation)
+        if self.protocol == "paper":
+            name = None if bad is not None else step.tool
+            body = json.dumps([{"tool_call_id": _call_id(step), "name": name, "content": step.observation}],
+                              ensure_ascii=False)
+            return {"role": "user", "content": f"{PAPER_OBSERVATION_OPEN}{body}{PAPER_OBSERVATION_CLOSE}"}
+        if bad is not None:
+            return {"role": "user", "content": content}
+        return {"role": "tool", "tool_call_id": _call_id(step), "name": step.tool, "content": content}
 
 
-def tool_turn(step: StepEvent) -> dict[str, Any]:
-    """What the tool returned (an error's text when the call failed)."""
-    observation = step.observation
-    content = observation if isinstance(observation, str) else json.dumps(observation, ensure_ascii=False)
-    return {"role": "tool", "tool_call_id": _call_id(step), "name": step.tool, "content": content}
+def _reasoning(step: StepEvent, trajectory: Trajectory) -> tuple[str | None, str]:
+    if trajectory.start.agent.kind == "baseline":
+        return None, BASELINE_REASONING
+    if step.thought and step.thought.strip():
+        return step.thought, "from the step's thought"
+    return None, NO_REASONING
 
 
-def step_samples(trajectory: Trajectory, run_id: str, fmt: SampleFormat = "messages") -> Iterator[dict[str, Any]]:
-    """One sample per step: history before the step → the step's reasoning and call."""
-    history: list[dict[str, Any]] = [{"role": "user", "content": trajectory.start.instruction}]
+def step_samples(trajectory: Trajectory, manifest: RunManifest, fmt: SampleFormat = "trl",
+                 summary: ExportSummary | None = None) -> Iterator[dict[str, Any]]:
+    """One sample per step that is a valid call the sandbox ran: the conversation before it → that step."""
+    protocol = str(manifest.parameters.get("protocol") or "native")
+    conversation = Conversation(protocol, json_arguments=fmt == "openai")
+    history = conversation.opening(trajectory.start.instruction)
+    tools = conversation.tools()
     for step in trajectory.steps:
-        target = assistant_turn(step)
-        metadata = {
-            "run_id": run_id,
-            "episode_id": trajectory.episode_id,
-            "benchmark": trajectory.start.benchmark,
-            "task_set": trajectory.start.task_set,
-            "task_id": trajectory.start.task_id,
-            "intent": trajectory.start.intent,
-            "step": step.index,
-            "agent": trajectory.start.agent.name,
-        }
-        if fmt == "messages":
-            yield {"messages": [*history, target], "metadata": metadata}
-        else:
-            yield {"prompt": list(history), "completion": [target], "metadata": metadata}
-        history += [target, tool_turn(step)]
+        reasoning, source = _reasoning(step, trajectory)
+        target = conversation.assistant(step, reasoning)
+        why_not = "malformed turn" if malformed_turn(step) is not None else "rejected call" if step.is_error else None
+        if summary is not None:
+            summary.steps += 1
+            if why_not:
+                summary.dropped_steps[why_not] += 1
+            elif reasoning is None:
+                summary.without_reasoning += 1
+        if why_not is None:
+            metadata = {
+                "run_id": manifest.run_id,
+                "episode_id": trajectory.episode_id,
+                "benchmark": trajectory.start.benchmark,
+                "task_set": trajectory.start.task_set,
+                "task_id": trajectory.start.task_id,
+                "intent": trajectory.start.intent,
+                "step": step.index,
+                "agent": trajectory.start.agent.name,
+                "agent_kind": trajectory.start.agent.kind,
+                "protocol": protocol,
+                "reasoning": source,
+            }
+            yield _sample(history, target, tools, metadata, fmt)
+        history = [*history, target, conversation.observation(step)]
+
+
+def _sample(history: list[dict[str, Any]], target: dict[str, Any], tools: list[dict[str, Any]] | None,
+            metadata: dict[str, Any], fmt: SampleFormat) -> dict[str, Any]:
+    if fmt == "openai":
+        messages = [{**m, "weight": 0} if m["role"] == "assistant" else m for m in history]
+        record: dict[str, Any] = {"messages": [*messages, {**target, "weight": 1}]}
+        if tools is not None:
+            record.update(tools=tools, parallel_tool_calls=False)
+        return {"record": record, "metadata": metadata}
+    if fmt == "prompt-completion":
+        record = {"prompt": list(history), "completion": [target]}
+    else:
+        record = {"messages": [*history, target]}
+    if tools is not None:
+        record["tools"] = tools
+    record["metadata"] = metadata
+    return {"record": record}
 
 
 def export_sft(
@@ -89,27 +222,40 @@ def export_sft(
     *,
     success: Mapping[str, bool] | None = None,
     options: ScoreOptions | None = None,
-    fmt: SampleFormat = "messages",
+    fmt: SampleFormat = "trl",
 ) -> ExportSummary:
     """Write the step samples of the run's successful episodes to `out` (JSONL). `success` (episode id → success)
     comes from an existing score; without it the run is scored through the registry with `options`."""
-    run_dir = Path(run_dir)
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    run_dir, out = Path(run_dir), Path(out)
     manifest = read_manifest(run_dir)
     if success is None:
         success = score_run(run_dir, options).episode_success()
-    episodes = successes = 0
+    summary = ExportSummary(episodes=0, successes=0, samples=0, path=out)
+    metadata: list[dict[str, Any]] = []
 
     def samples() -> Iterator[dict[str, Any]]:
-        nonlocal episodes, successes
         for path in iter_episode_files(run_dir):
+            summary.episodes += 1
             try:
                 trajectory = read_trajectory(path)
             except ValueError:
+                summary.dropped_episodes["unreadable"] += 1
                 continue
-            episodes += 1
-            if trajectory.finished and success.get(trajectory.episode_id, False):
-                successes += 1
-                yield from step_samples(trajectory, manifest.run_id, fmt)
+            if not trajectory.finished:
+                summary.dropped_episodes["unfinished"] += 1
+                continue
+            if not success.get(trajectory.episode_id, False):
+                summary.dropped_episodes["not successful"] += 1
+                continue
+            summary.successes += 1
+            for sample in step_samples(trajectory, manifest, fmt, summary):
+                if "metadata" in sample:
+                    metadata.append(sample["metadata"])
+                yield sample["record"]
 
-    count = write_jsonl(out, samples())
-    return ExportSummary(episodes=episodes, successes=successes, samples=count, path=Path(out))
+    summary.samples = write_jsonl(out, samples())
+    if fmt == "openai":
+        write_jsonl(out.with_name(out.stem + ".meta.jsonl"), metadata)
+    return summary

@@ -89,3 +89,74 @@ def test_app_f_statistics_count_the_right_calls_and_correlate():
     result = correlations(runs, [False, False, True, True])
     assert result["product_views"].r == pytest.approx(np.corrcoef([0, 1, 2, 3], [0, 0, 1, 1])[0, 1])
     assert result["web_searches"].r is None  # constant: undefined, not NaN
+
+
+def test_exact_mcnemar_matches_a_binomial_test_on_the_discordant_pairs():
+    from scipy.stats import binomtest
+
+    from evaluators.stats import mcnemar_exact
+
+    # 12 tasks only A solved, 3 only B, 20 both, 5 neither
+    a = [1] * 12 + [0] * 3 + [1] * 20 + [0] * 5
+    b = [0] * 12 + [1] * 3 + [1] * 20 + [0] * 5
+    test = mcnemar_exact(a, b)
+    assert (test.a_only, test.b_only, test.both, test.neither, test.n) == (12, 3, 20, 5, 40)
+    # by hand: two-sided p = 2 · P(X ≤ 3), X ~ Binomial(15, 1/2) = 2 · (1 + 15 + 105 + 455) / 2^15
+    assert test.p == pytest.approx(2 * (1 + 15 + 105 + 455) / 2**15)
+    assert test.p == pytest.approx(binomtest(12, 15, 0.5).pvalue)
+    assert mcnemar_exact([1, 0], [1, 0]).p == 1.0  # no discordant pair
+    with pytest.raises(ValueError):
+        mcnemar_exact([0.5], [1])
+
+
+def test_wilson_interval_stays_honest_at_the_edges():
+    from evaluators.stats import wilson_ci
+
+    one = wilson_ci(1, 1)  # lower bound of 1/1: 1 / (1 + z²) = 0.2065
+    z = 1.959963984540054
+    assert one.value == 1.0 and one.high == pytest.approx(1.0) and one.low == pytest.approx(1 / (1 + z**2))
+    half = wilson_ci(10, 20)
+    centre, spread = 0.5, z * math.sqrt(0.25 / 20 + z**2 / (4 * 400)) / (1 + z**2 / 20)
+    assert (half.low, half.high) == (pytest.approx(centre - spread), pytest.approx(centre + spread))
+    assert wilson_ci(0, 0).value is None and wilson_ci(0, 5).low == 0.0 and half.method == "Wilson score"
+
+
+def test_paired_bootstrap_covers_the_true_difference():
+    from evaluators.stats import paired_difference_ci, stratified_paired_difference_ci
+
+    rng = np.random.default_rng(7)
+    difficulty = rng.random(400)  # shared task difficulty: pairing cancels it
+    a = (rng.random(400) < 0.35 + 0.5 * difficulty).astype(float)  # true rate 0.60
+    b = (rng.random(400) < 0.20 + 0.5 * difficulty).astype(float)  # true rate 0.45
+    interval = paired_difference_ci(list(a), list(b))
+    assert interval.low < 0.15 < interval.high and interval.n == 400
+    assert interval.value == pytest.approx(a.mean() - b.mean())
+    assert interval.method == "paired percentile bootstrap"
+    both = stratified_paired_difference_ci([([1.0, 1.0], [0.0, 0.0]), ([0.0] * 4, [0.0] * 4)])
+    assert both.value == 0.5 and both.low == 0.5 and both.high == 0.5  # mean over groups, each group's size fixed
+
+
+def test_undefined_correlation_says_why():
+    assert pearson([1, 2, 3], [1, 1, 1]).undefined == "y is constant"
+    assert pearson([2, 2, 2], [0, 1, 0]).undefined == "x is constant"
+    assert pearson([1, 2], [0, 1]).undefined == "fewer than 3 pairs"
+    assert pearson([1, 2, 3], [0, 1, 1]).undefined is None
+
+
+def test_rejected_and_malformed_calls_turn_no_page():
+    from mcp_server.trajectory import MalformedTurn
+
+    start = StartEvent(episode_id="e", benchmark="shoppingbench", task_set="s", task_id="t", instruction="i",
+                       agent=AgentInfo(kind="model", name="m"), max_steps=30)
+    steps = [
+        StepEvent(index=0, tool="find_product", arguments={"q": "a", "page": 2}, observation=[]),
+        StepEvent(index=1, tool="find_product", arguments={"q": "a", "page": 9}, observation="page must be 1 to 5",
+                  is_error=True),
+        StepEvent(index=2, tool="find_product", arguments={"q": "a", "page": 3}, observation="Your reply could not "
+                  "be run", malformed=MalformedTurn(raw='find_product(page=3', error="bad JSON")),
+        StepEvent(index=3, tool="invalid_tool_call", arguments={"error": "no call", "raw": "hmm"}, observation="x"),
+    ]
+    stats = trajectory_stats(Trajectory(start=start, steps=steps))
+    assert stats.page_turns == 1  # only the call the sandbox ran
+    assert stats.search_queries == 2  # the rejected call was still a search; the malformed turns were no call
+    assert stats.steps == 4

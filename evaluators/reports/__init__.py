@@ -44,6 +44,9 @@ class ReportFiles:
 
 def load_runs(run_dirs: list[Path], options: ScoreOptions | None = None) -> list[ScoredRun]:
     """Score each run directory; labels are the agent names, made unique with the folder name when they repeat."""
+    for run_dir in run_dirs:
+        if not (Path(run_dir) / "manifest.json").is_file():
+            raise FileNotFoundError(f"{run_dir} is not a run directory (no manifest.json)")
     runs = [ScoredRun(Path(d), read_manifest(d), score_run(d, options)) for d in run_dirs]
     names = Counter(run.manifest.agent.name for run in runs)
     for run in runs:

@@ -13,24 +13,25 @@ export_app = typer.Typer(help="Export runs for other tools.", no_args_is_help=Tr
 def sft(
     run_dir: Path = typer.Argument(..., help="Run directory."),
     out: Path = typer.Option(..., "--out", help="JSONL file to write."),
-    fmt: str = typer.Option("messages", "--format", help="messages | prompt-completion"),
+    fmt: str = typer.Option("trl", "--format", help="trl (messages + tools, TRL's SFTTrainer) | prompt-completion "
+                            "(TRL) | openai (chat fine-tuning JSONL; metadata in OUT.meta.jsonl)"),
     world: Path | None = typer.Option(None, "--world", help="ShoppingBench: world folder (default: the run's)."),
     embedder: str | None = typer.Option(None, "--embedder", help="Sentence-transformers model folder."),
 ) -> None:
-    """One sample per step of each successful episode: instruction + history → reasoning + next tool call."""
-    from evaluators.export_sft import export_sft
+    """One sample per step of each successful episode: system prompt, tools and the history as the model saw it →
+    the reasoning and the next tool call. Prints how many episodes and steps were kept and why the rest were not."""
+    from evaluators.export_sft import FORMATS, export_sft
     from evaluators.scoring import ScoreOptions, UnknownBenchmarkError
 
-    if fmt not in ("messages", "prompt-completion"):
-        raise typer.BadParameter("--format must be messages or prompt-completion")
+    if fmt not in FORMATS:
+        raise typer.BadParameter(f"--format must be one of {', '.join(FORMATS)}")
     try:
         options = ScoreOptions(world=world, embedder=embedder)
         summary = export_sft(run_dir, out, options=options, fmt=fmt)  # type: ignore[arg-type]
     except (UnknownBenchmarkError, FileNotFoundError, ValueError) as error:
         typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
         raise typer.Exit(2) from None
-    typer.echo(f"{summary.samples} samples from {summary.successes} successful of {summary.episodes} episodes "
-               f"→ {summary.path}")
+    typer.echo(summary.line())
 
 
 def register(app: typer.Typer) -> None:
