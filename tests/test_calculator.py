@@ -72,6 +72,19 @@ def test_huge_exponents_and_overflow_are_refused_quickly() -> None:
         evaluate("1e308 * 10")
 
 
+@pytest.mark.parametrize("expression", ["-" * 999 + "1", "(" * 300 + "1" + ")" * 300, "-(" * 250 + "1" + ")" * 250])
+def test_deep_nesting_is_named_as_such(expression: str) -> None:
+    with pytest.raises(CalculationError, match="expression nested too deeply"):
+        evaluate(expression)
+
+
+def test_long_flat_expressions_are_fine_and_errors_stay_short() -> None:
+    assert evaluate("+".join(["1"] * 450)) == 450
+    with pytest.raises(CalculationError) as refused:
+        evaluate("x" + "+1" * 400)
+    assert len(str(refused.value)) < 200
+
+
 @pytest.mark.parametrize("expression", ["", "   ", "1 +", "import os", "1" * 1001])
 def test_unparsable_or_empty_input_is_an_error(expression: str) -> None:
     with pytest.raises(CalculationError):

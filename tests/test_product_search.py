@@ -189,6 +189,17 @@ def test_bm25_ranks_and_unmatched_queries(widgets: ProductIndex) -> None:
     assert widgets.find("the of and") == []  # stopwords only
 
 
+def test_a_query_over_lucenes_clause_limit_is_refused_as_too_long(widgets: ProductIndex) -> None:
+    from mcp_server.search.product_index import MAX_CLAUSES, QueryTooLongError
+
+    under = " ".join(f"w{i}x" for i in range(MAX_CLAUSES - 24))
+    assert widgets.find(under) == []  # as many distinct words as Lucene takes: searched, nothing matches
+    over = " ".join(f"w{i}x" for i in range(MAX_CLAUSES + 76)) + " widget"
+    with pytest.raises(QueryTooLongError, match="query is too long: it has more than 1,024 distinct words"):
+        widgets.find(over)
+    assert widgets.find("widget") == expected()  # the searcher is unharmed
+
+
 def test_characters_outside_the_basic_plane_reach_lucene_intact(widgets: ProductIndex) -> None:
     assert ids(widgets.find("풳")) == ["u001"]
     assert ids(widgets.find("𝒳 lamp"))[0] == "u002"
