@@ -121,8 +121,8 @@ def select_tasks(
         missing = [task_id for task_id in dict.fromkeys(task_ids) if task_id not in present]
         if missing:
             shown = ", ".join(map(repr, missing[:3])) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
-            raise NotPlayable(f"no task {shown} in {where}{' for those intents' if intents else ''}; drop --task-id, "
-                              "or pick ids from the list `shopbench play` shows")
+            raise NotPlayable(f"no task {shown} in {where}{' for those intents' if intents else ''}; the ids are "
+                              "listed by the server's list_tasks, or `shopbench play` (pick from the list)")
         wanted = set(task_ids)
         listed = [(suite, listing) for suite, listing in listed if listing.task_id in wanted]
     if limit is not None:

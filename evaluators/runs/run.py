@@ -37,8 +37,6 @@ from mcp_server.trajectory import AgentInfo, RunManifest, episode_path
 
 LOG_FILE = "run.log"
 """In the run folder: every failed episode's traceback (and the run's warnings)."""
-EPISODE_URI = "shopbench://episodes/{episode_id}"
-"""The server resource holding one episode's trajectory (JSONL), readable by the client that played it."""
 
 log = logging.getLogger("shopbench.runs")
 
@@ -398,6 +396,8 @@ def _remote(url: str, token: str | None) -> Callable[[], Any]:
 
 async def copy_remote_episode(session: Any, remote_id: str, target: Path, server_url: str) -> None:
     """Copy an ended episode's trajectory from the server, verbatim, to `target` (written atomically)."""
+    from mcp_server.server import EPISODE_URI  # the trajectory resource, readable by the client that played it
+
     uri = EPISODE_URI.format(episode_id=remote_id)
     try:
         result = await session.read_resource(uri)

@@ -7,12 +7,14 @@ from pathlib import Path
 
 import typer
 
+from benchmarks.registry import benchmark_names
+
 
 def register(app: typer.Typer) -> None:
     @app.command("play")
     def play(
-        benchmark: str = typer.Option("shoppingbench", "--benchmark", help="shoppingbench, shopping-mmlu, "
-                                      "intentionqa or session-intent."),
+        benchmark: str = typer.Option("shoppingbench", "--benchmark", help=f"The benchmark: "
+                                      f"{', '.join(benchmark_names())}."),
         task: str | None = typer.Option(None, "--task", help="Task id to play (default: pick from a list)."),
         random_task: bool = typer.Option(False, "--random", help="Play a random task."),
         player: str | None = typer.Option(None, "--player", help="Your name, recorded as the agent (kind human)."),
@@ -21,6 +23,8 @@ def register(app: typer.Typer) -> None:
         tasks: str | None = typer.Option(None, "--tasks", help="ShoppingBench task set (default: the world's "
                                          "generated set; `official` needs an imported official world)."),
         items: Path | None = typer.Option(None, "--items", help="Question benchmarks: item file (default: bundled)."),
+        prompting: str | None = typer.Option(None, "--prompting", help="Question benchmarks: prompt style "
+                                             "(default: the benchmark's first, e.g. zero-shot)."),
         max_steps: int = typer.Option(30, "--max-steps", min=1, help="Steps per episode."),
     ) -> None:
         """Play a task as a human: ShoppingBench with search, product pages, calculator, web search and a basket,
@@ -31,15 +35,21 @@ def register(app: typer.Typer) -> None:
         """
         import anyio
 
+        from benchmarks.jsonl import DataFileError
+        from mcp_server.suites import NotPlayable
         from shopbench_tui.play import play as run_play
+        from shopbench_tui.play.runner import build_play_server
 
         if task and random_task:
             raise typer.BadParameter("give --task or --random, not both", param_hint="--task/--random")
         name = player or getpass.getuser()
         runs_dir = runs or Path("runs") / f"human-{name}-{benchmark}"
-        try:
-            anyio.run(lambda: run_play(benchmark, runs_dir, player=name, task_id=task, random_task=random_task,
-                                       world=world, task_set=tasks, items=items, max_steps=max_steps))
-        except (FileNotFoundError, KeyError, ValueError) as error:
-            raise typer.BadParameter(str(error).strip("'\""), param_hint="--benchmark/--world/--tasks") from None
+        try:  # what cannot be played is said in one line before the app starts (nothing is recorded)
+            server = build_play_server(benchmark, runs_dir, world=world, task_set=tasks, items=items,
+                                       prompting=prompting, task_id=task, max_steps=max_steps)
+        except (NotPlayable, DataFileError, FileNotFoundError, KeyError, ValueError) as error:
+            typer.echo(f"shopbench play: {str(error).strip(chr(39) + chr(34))}", err=True)
+            raise typer.Exit(2) from None
+        anyio.run(lambda: run_play(benchmark, runs_dir, player=name, task_id=task, random_task=random_task,
+                                   world=world, server=server))
         typer.echo(f"episodes recorded in {runs_dir}; score them with: shopbench score {runs_dir}")

@@ -5,25 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-SHOPPINGBENCH = "shoppingbench"
-
 
 def build_play_server(benchmark: str, runs_dir: Path, *, world: Path | None = None, task_set: str | None = None,
-                      items: Path | None = None, max_steps: int = 30) -> Any:
-    """The same MCPServer `shopbench serve` runs, hosting one benchmark: ShoppingBench in a world, or a question
-    benchmark's items."""
+                      items: Path | None = None, prompting: str | None = None, task_id: str | None = None,
+                      max_steps: int = 30) -> Any:
+    """The same MCPServer `shopbench serve` runs, hosting one registered benchmark (its suites from
+    `build_suites`). Raises NotPlayable (one line naming the fix) when its tasks cannot be played here or `task_id`
+    is not one of them, before anything is recorded."""
     from mcp_server.server import build_server
+    from mcp_server.suites import build_suites, check_playable
 
-    if benchmark == SHOPPINGBENCH:
-        from mcp_server.shopping_suite import ShoppingSuite
-        from mcp_server.world import GENERATED_SET, World, default_world
-
-        opened = World.open(world) if world is not None else default_world()
-        suite = ShoppingSuite(opened, task_set or GENERATED_SET)
-        return build_server(opened, [suite], runs_dir, max_steps=max_steps)
-    from mcp_server.qa_suites import qa_suites
-
-    return build_server(None, qa_suites([benchmark], items), runs_dir, max_steps=max_steps)
+    opened, suites = build_suites([benchmark], world=world, task_set=task_set, items=items, prompting=prompting)
+    check_playable(suites, task_ids=[task_id] if task_id else None)
+    return build_server(opened, suites, runs_dir, max_steps=max_steps)
 
 
 async def play(
@@ -36,15 +30,19 @@ async def play(
     world: Path | None = None,
     task_set: str | None = None,
     items: Path | None = None,
+    prompting: str | None = None,
     max_steps: int = 30,
+    server: Any = None,
 ) -> None:
-    """Run the play app against an in-process server, connected through the official MCP client."""
+    """Run the play app against an in-process server (`server`, or one built here), connected through the official
+    MCP client."""
     from importlib import metadata
 
     from shopbench_tui.play.app import PlayApp
 
-    server = build_play_server(benchmark, runs_dir, world=world, task_set=task_set, items=items,
-                               max_steps=max_steps)
+    if server is None:
+        server = build_play_server(benchmark, runs_dir, world=world, task_set=task_set, items=items,
+                                   prompting=prompting, task_id=task_id, max_steps=max_steps)
     details = {"interface": "shopbench play (textual)", "textual": metadata.version("textual")}
     app = PlayApp(server, runs_dir, player=player, details=details, benchmark=benchmark, task_id=task_id,
                   random_task=random_task, world=world)
