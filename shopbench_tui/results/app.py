@@ -1,8 +1,13 @@
-"""The results app: scores every run in a worker and fills one scoreboard table as each run finishes."""
+"""The results app: scores every run in a worker and fills one scoreboard table as each run finishes.
+
+With two or more runs of a benchmark it also pairs them (evaluators.reports.compare): per group and overall, A − B on
+the tasks both played with a paired bootstrap interval and the exact McNemar test, and the notes say how many tasks
+each run left out and which runs cover only part of their task set."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 from textual import work
@@ -10,12 +15,16 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
+from evaluators.reports import pairwise
+from evaluators.reports.tables import ScoredRun, assess_coverage
 from mcp_server.trajectory import read_manifest
 from shopbench_tui.help import HelpScreen, current_keys
 from shopbench_tui.results.board import BoardRow, board_rows, sort_rows
 from shopbench_tui.scores import score_run
 
 COLUMNS = ("benchmark", "group", "metric", "kind", "player", "run", "value", "95% interval", "n")
+PAIRED_COLUMNS = ("benchmark", "A", "B", "metric", "group", "n (paired)", "A − B [95% paired bootstrap]",
+                  "McNemar (exact)")
 
 
 class ResultsApp(App):
@@ -35,6 +44,11 @@ class ResultsApp(App):
         self.rows: list[BoardRow] = []
         self.notes: dict[Path, str] = {run_dir: "scoring…" for run_dir in self.run_dirs}
         self.show_all = False
+        self.scored: list[Any] = []
+        self.comparisons: list[Any] = []
+        self.pair_notes: list[str] = []
+        self.partial: dict[str, str] = {}
+        """Run folder name → its coverage text, for runs that played only part of their task set."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -42,6 +56,10 @@ class ResultsApp(App):
         table: DataTable = DataTable(id="board", cursor_type="row", zebra_stripes=True)
         table.add_columns(*COLUMNS)
         yield table
+        paired: DataTable = DataTable(id="paired", cursor_type="row", zebra_stripes=True)
+        paired.add_columns(*PAIRED_COLUMNS)
+        paired.display = False
+        yield paired
         yield Footer()
 
     def on_mount(self) -> None:
@@ -53,28 +71,62 @@ class ResultsApp(App):
     def score_all(self) -> None:
         for run_dir in self.run_dirs:
             try:
-                rows = board_rows(run_dir, read_manifest(run_dir), score_run(run_dir, self.world))
+                manifest = read_manifest(run_dir)
+                result = score_run(run_dir, self.world)
+                rows = board_rows(run_dir, manifest, result)
                 note = f"{len(rows)} rows"
+                self.scored.append(ScoredRun(run_dir, manifest, result, f"{manifest.agent.name} ({run_dir.name})"))
             except Exception as error:  # noqa: BLE001 - one bad run must not hide the others
                 rows, note = [], f"not scored: {error}"
             self.call_from_thread(self._arrived, run_dir, rows, note)
+        if len(self.scored) >= 2:
+            try:
+                assess_coverage(self.scored)
+                comparisons = pairwise(self.scored)
+            except Exception as error:  # noqa: BLE001 - the scoreboard stays useful without the pairing
+                self.call_from_thread(self._paired, [], f"not paired: {error}")
+                return
+            self.call_from_thread(self._paired, comparisons, "")
 
     def _arrived(self, run_dir: Path, rows: list[BoardRow], note: str) -> None:
         self.rows.extend(rows)
         self.notes[run_dir] = note
         self.refresh_board()
 
+    def _paired(self, comparisons: list[Any], problem: str) -> None:
+        self.comparisons = comparisons
+        coverage = {run.run_dir: run.coverage for run in self.scored}
+        for run_dir, found in coverage.items():
+            if found is not None and not found.complete:
+                self.notes[run_dir] = f"{self.notes.get(run_dir, '')} · {found.text()} (no overall)"
+                self.partial[run_dir.name] = f"{found.played} of {found.total} tasks"
+        self.pair_notes = [problem] if problem else [
+            f"{c.a} vs {c.b}: {c.coverage_text()}" for c in comparisons]
+        paired = self.query_one("#paired", DataTable)
+        paired.clear()
+        for comparison in comparisons:
+            for metric in comparison.metrics:
+                for group in [*metric.groups, metric.overall]:
+                    cells = group.row()
+                    paired.add_row(comparison.benchmark, comparison.a, comparison.b, metric.metric, cells[0],
+                                   cells[1], cells[4], cells[5])
+        paired.display = bool(comparisons)
+        self.refresh_board()
+
     def refresh_board(self) -> None:
-        self.query_one("#notes", Static).update(
-            Text("\n".join(f"{run_dir.name}: {note}" for run_dir, note in self.notes.items()))
-        )
+        lines = [f"{run_dir.name}: {note}" for run_dir, note in self.notes.items()]
+        lines += self.pair_notes
+        self.query_one("#notes", Static).update(Text("\n".join(lines)))
         table = self.query_one("#board", DataTable)
         table.clear()
         for row in sort_rows([r for r in self.rows if self.show_all or r.primary]):
             kind = Text(row.kind, style="bold magenta" if row.kind == "human" else "")
             value = "–" if row.value is None else f"{row.value:.3f}"
-            table.add_row(row.benchmark, row.group, row.metric, kind, row.player, row.run, value,
-                          row.interval_text(), str(row.n))
+            interval = row.interval_text()
+            if row.group == "overall" and row.run in self.partial:
+                value, interval = "partial", self.partial[row.run]
+            table.add_row(row.benchmark, row.group, row.metric, kind, row.player, row.run, value, interval,
+                          str(row.n))
         self.sub_title = "all metrics" if self.show_all else "headline metric (a: all)"
 
     def action_toggle_all(self) -> None:
@@ -83,4 +135,5 @@ class ResultsApp(App):
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen("results", current_keys(self), "Humans (kind human) and models share the table; "
-                                    "intervals are 95% percentile bootstrap over tasks."))
+                                    "intervals are 95% percentile bootstrap over tasks. With two or more runs, the "
+                                    "lower table pairs them on the tasks both played (A − B, exact McNemar)."))
