@@ -15,4 +15,4 @@ def load_items(path: Path | str | None = None) -> list[SessionIntentItem]:
     path = Path(path) if path is not None else SAMPLES_PATH
     if not path.exists():
         raise FileNotFoundError(f"{path}: no such SessionIntentBench file")
-    return read_models(path, SessionIntentItem)
+    return read_models(path, SessionIntentItem, empty_ok=False, key=lambda item: item.id)

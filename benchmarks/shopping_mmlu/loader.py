@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from benchmarks.jsonl import DataFileError, _short, open_text, read_jsonl
+from benchmarks.jsonl import DataFileError, _short, check_unique, iter_lines, json_type, read_jsonl
 from benchmarks.shopping_mmlu.schema import MMLUItem
 
 SAMPLES_PATH = Path(__file__).parent / "data" / "samples_shopping_mmlu.jsonl"
@@ -59,11 +59,15 @@ def load_items(path: Path | str | None = None) -> list[MMLUItem]:
 def load_kdd_jsonl(path: Path | str, default_track: str | None = None) -> list[MMLUItem]:
     """KDD Cup format, one item per line; ids from the `id` field or the 0-based line number."""
     items = []
-    for number, record in read_jsonl(path):
+    first_line: dict[str, int] = {}
+    for number, record in read_jsonl(path, empty_ok=False):
         if not isinstance(record, dict):
-            raise DataFileError(path, number, "expected a JSON object")
+            raise DataFileError(path, number, f"expected a JSON object, found {json_type(record)}")
         record = {"id": str(number - 1), **record}
+        if isinstance(record["id"], bool) or not isinstance(record["id"], str | int):
+            raise DataFileError(path, number, f"id: expected a string or an integer, found {json_type(record['id'])}")
         record["id"] = str(record["id"])
+        check_unique(path, number, record["id"], first_line)
         if default_track and not record.get("track"):
             record["track"] = default_track
         items.append(_validate(path, number, record))
@@ -109,32 +113,35 @@ def load_multiple_choice_csv(path: Path) -> list[MMLUItem]:
     """multiple_choice/<task>_dataset.csv: columns question, choices (a Python list literal), answer."""
     task = task_name_of(path)
     items = []
-    with open_text(path) as handle:
-        reader = csv.reader(handle)
-        header = next(reader, None)
-        columns = [name.strip() for name in header or []]
-        if not {"question", "choices", "answer"} <= set(columns):
-            raise DataFileError(path, 1, f"expected the columns question, choices, answer; found {header}")
-        q_col, c_col, a_col = (columns.index(name) for name in ("question", "choices", "answer"))
-        for row_index, row in enumerate(reader):
-            line = reader.line_num
-            try:
-                question, choices_text, answer = row[q_col], row[c_col], row[a_col]
-                choices = None if task in NO_CHOICES_TASKS else ast.literal_eval(choices_text)
-                if choices is not None and not (isinstance(choices, list | tuple)):
-                    raise ValueError("choices is not a list")
-                record: dict[str, Any] = {
-                    "id": f"multiple_choice/{task}:{row_index}",
-                    "input_field": multiple_choice_prompt(question, choices),
-                    "output_field": int(answer),
-                    "task_name": task,
-                    "task_type": "multiple-choice",
-                    "metric": "accuracy",
-                    "is_multiple_choice": True,
-                }
-            except (IndexError, ValueError, SyntaxError) as error:
-                raise DataFileError(path, line, f"bad multiple-choice row ({error})") from None
-            items.append(_validate(path, line, record))
+    reader = csv.reader(line + "\n" for _, line in iter_lines(path, skip_blank=False))
+    header = next(reader, None)
+    if header is None:
+        raise DataFileError(path, 1, "the file is empty (expected a header: question, choices, answer)")
+    columns = [name.strip() for name in header]
+    if not {"question", "choices", "answer"} <= set(columns):
+        raise DataFileError(path, 1, f"expected the columns question, choices, answer; found {header}")
+    q_col, c_col, a_col = (columns.index(name) for name in ("question", "choices", "answer"))
+    for row_index, row in enumerate(reader):
+        line = reader.line_num
+        try:
+            question, choices_text, answer = row[q_col], row[c_col], row[a_col]
+            choices = None if task in NO_CHOICES_TASKS else ast.literal_eval(choices_text)
+            if choices is not None and not (isinstance(choices, list | tuple)):
+                raise ValueError("choices is not a list")
+            record: dict[str, Any] = {
+                "id": f"multiple_choice/{task}:{row_index}",
+                "input_field": multiple_choice_prompt(question, choices),
+                "output_field": int(answer),
+                "task_name": task,
+                "task_type": "multiple-choice",
+                "metric": "accuracy",
+                "is_multiple_choice": True,
+            }
+        except (IndexError, ValueError, SyntaxError) as error:
+            raise DataFileError(path, line, f"bad multiple-choice row ({error})") from None
+        items.append(_validate(path, line, record))
+    if not items:
+        raise DataFileError(path, 2, "no rows after the header")
     return items
 
 
@@ -156,7 +163,7 @@ def load_type_file(path: Path, task_type: str) -> list[MMLUItem]:
     folder = path.parent.name
     metric = generation_metric(task) if task_type == "generation" else FOLDER_METRIC[task_type]
     items = []
-    for row_index, (number, record) in enumerate(read_jsonl(path)):
+    for row_index, (number, record) in enumerate(read_jsonl(path, empty_ok=False)):
         if not isinstance(record, dict) or "input_field" not in record:
             raise DataFileError(path, number, "expected an object with input_field and target_field")
         target = record.get("target_field", record.get("output_field"))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from benchmarks.jsonl import DataFileError, read_jsonl
+from benchmarks.jsonl import DataFileError, json_type, read_jsonl
 from benchmarks.shoppingbench.schema import (
     INTENTS,
     TASK_FILES,
@@ -54,6 +54,8 @@ def load_task_file(path: Path | str, intent: Intent, task_set: str) -> list[Shop
     """Load one intent's task file; a bad line raises DataFileError naming the file and line."""
     tasks = []
     for index, (number, record) in enumerate(read_jsonl(path)):
+        if not isinstance(record, dict):
+            raise DataFileError(path, number, f"expected a JSON object (one task), found {json_type(record)}")
         try:
             tasks.append(parse_task(record, intent, index, task_set))
         except KeyError as error:
@@ -64,13 +66,22 @@ def load_task_file(path: Path | str, intent: Intent, task_set: str) -> list[Shop
 
 
 def load_task_set(folder: Path | str, task_set: str, intents: tuple[Intent, ...] = INTENTS) -> list[ShoppingTask]:
-    """Load every intent file present in a task-set folder, in intent order."""
+    """Load every intent file present in a task-set folder, in intent order. A folder with no task file, or whose
+    files hold no task at all, is an error (an intent's file alone may be empty: small worlds may have none)."""
     folder = Path(folder)
+    if not folder.is_dir():
+        raise FileNotFoundError(f"{folder}: no such task-set folder")
     tasks: list[ShoppingTask] = []
+    present = [folder / TASK_FILES[intent] for intent in intents if (folder / TASK_FILES[intent]).exists()]
     for intent in intents:
         path = folder / TASK_FILES[intent]
         if path.exists():
             tasks.extend(load_task_file(path, intent, task_set))
+    if not present:
+        names = ", ".join(TASK_FILES[intent] for intent in intents)
+        raise FileNotFoundError(f"{folder}: no task file (expected one of {names})")
+    if not tasks:
+        raise DataFileError(present[0], 1, f"the task set {task_set!r} holds no tasks (every task file is empty)")
     return tasks
 
 

@@ -15,7 +15,7 @@ from typing import Protocol
 
 from pydantic import ValidationError
 
-from benchmarks.jsonl import DataFileError, open_text
+from benchmarks.jsonl import DataFileError, iter_lines, parse_line
 from benchmarks.shoppingbench.schema import Product
 
 
@@ -47,28 +47,26 @@ def load_catalog_products(path: Path | str, ids: Iterable[str]) -> dict[str, Pro
     found: dict[str, Product] = {}
     if not wanted:
         return found
-    with open_text(path) as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            match = _LEADING_ID.match(line)
-            if match is not None and json.loads(f'"{match.group(1)}"') not in wanted:
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise DataFileError(path, number, f"not valid JSON ({error.msg} at column {error.colno})") from None
-            if not isinstance(record, dict) or "product" not in record:
-                raise DataFileError(path, number, 'not a catalog line (expected {"id", "contents", "product"})')
-            record_id = str(record.get("id", ""))
-            if record_id not in wanted:
-                continue
-            try:
-                found[record_id] = Product.model_validate(record["product"])
-            except ValidationError as error:
-                first = error.errors()[0]
-                where = ".".join(str(p) for p in first["loc"]) or "product"
-                raise DataFileError(path, number, f"product.{where}: {first['msg']}") from None
-            if len(found) == len(wanted):
-                break
+    seen = False
+    for number, line in iter_lines(path):
+        seen = True
+        match = _LEADING_ID.match(line)
+        if match is not None and json.loads(f'"{match.group(1)}"') not in wanted:
+            continue
+        record = parse_line(path, number, line)
+        if not isinstance(record, dict) or "product" not in record:
+            raise DataFileError(path, number, 'not a catalog line (expected {"id", "contents", "product"})')
+        record_id = str(record.get("id", ""))
+        if record_id not in wanted:
+            continue
+        try:
+            found[record_id] = Product.model_validate(record["product"])
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "product"
+            raise DataFileError(path, number, f"product.{where}: {first['msg']}") from None
+        if len(found) == len(wanted):
+            break
+    if not seen:
+        raise DataFileError(path, 1, "the catalog is empty (no product lines)")
     return found

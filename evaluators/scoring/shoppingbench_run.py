@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from benchmarks.jsonl import DataFileError, read_jsonl
+from benchmarks.jsonl import DataFileError, _short, json_type, read_jsonl
 from benchmarks.shoppingbench.schema import INTENT_LABELS, INTENTS, Intent, Product, ShoppingTask
 from benchmarks.shoppingbench.tasks import OFFICIAL_SET, load_official
 from evaluators.embeddings import REFERENCE_MODEL, embedder_name, load_embedder
@@ -279,14 +279,19 @@ class Prediction(BaseModel):
 
 
 def read_predictions(path: Path) -> list[tuple[int, Prediction]]:
+    """Every line of a ShoppingBench predictions file; a bad line or an empty file raises DataFileError naming the
+    file and line. A task may be predicted more than once (each line is scored: the OUT file has one entry per line,
+    as the reference's)."""
     predictions = []
-    for number, record in read_jsonl(path):
+    for number, record in read_jsonl(path, empty_ok=False):
+        if not isinstance(record, dict):
+            raise DataFileError(path, number, 'expected an object {"intent", "task_index", "recommended"}, found '
+                                f"{json_type(record)}")
         try:
-            predictions.append((number, Prediction.model_validate(record)))
+            prediction = Prediction.model_validate(record)
         except ValidationError as error:
-            first = error.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "record"
-            raise DataFileError(path, number, f"{where}: {first['msg']}") from None
+            raise DataFileError(path, number, _short(error)) from None
+        predictions.append((number, prediction))
     return predictions
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
@@ -30,10 +29,13 @@ def register(app: typer.Typer) -> None:
         """Score a run directory (any player: model, MCP client, human), or --predictions with --benchmark."""
         from rich.console import Console
 
-        from benchmarks.jsonl import DataFileError
+        from benchmarks.jsonl import DataFileError, write_json_atomic
         from evaluators.embeddings import EmbedderError
         from evaluators.scoring import ScoreOptions, UnknownBenchmarkError, get_scorer, score_run
 
+        if json_out is not None and json_out.is_dir():
+            typer.secho(f"error: --json {json_out}: is a directory; give a file name", fg=typer.colors.RED, err=True)
+            raise typer.Exit(2)
         options = ScoreOptions(world=world, embedder=embedder, catalog=catalog, items=items, prompting=prompting)
         try:
             if predictions is not None:
@@ -46,7 +48,7 @@ def register(app: typer.Typer) -> None:
                 result = score_run(run_dir, options)
             else:
                 raise typer.BadParameter("give a RUN_DIR, or --benchmark NAME --predictions FILE")
-        except (UnknownBenchmarkError, DataFileError, EmbedderError, FileNotFoundError, ValueError) as error:
+        except (UnknownBenchmarkError, DataFileError, EmbedderError, OSError, ValueError) as error:
             if isinstance(error, typer.BadParameter):
                 raise
             typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
@@ -55,6 +57,9 @@ def register(app: typer.Typer) -> None:
         for renderable in result.render():
             console.print(renderable)
         if json_out is not None:
-            json_out.parent.mkdir(parents=True, exist_ok=True)
-            json_out.write_text(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+            try:
+                write_json_atomic(json_out, result.to_json())  # a temporary file renamed over OUT: never half written
+            except OSError as error:
+                typer.secho(f"error: cannot write {json_out}: {error}", fg=typer.colors.RED, err=True)
+                raise typer.Exit(1) from None
             console.print(f"scores written to {json_out}")
