@@ -10,8 +10,9 @@ from mcp import Client
 
 from benchmarks.intentionqa import load_items as intentionqa_items
 from evaluators.scoring import ScoreOptions, get_scorer, score_run
-from mcp_server.qa_suites import QASuite, qa_suites
+from mcp_server.qa_suites import QASuite
 from mcp_server.server import build_server
+from mcp_server.suites import build_suites
 
 
 def text_of(result) -> str:
@@ -19,7 +20,8 @@ def text_of(result) -> str:
 
 
 async def test_mcp_client_answers_one_item_of_each(tmp_path: Path) -> None:
-    suites = qa_suites(["shopping-mmlu", "intentionqa", "session-intent"])
+    world, suites = build_suites(["shopping-mmlu", "intentionqa", "session-intent"])
+    assert world is None  # question benchmarks need no world
     runs = tmp_path / "runs"
     server = build_server(None, suites, runs)
     gold = next(item for item in intentionqa_items() if item.qid == "task1:FS_1").gold_ind

@@ -92,8 +92,10 @@ async def test_run_against_a_running_http_server_records_locally(default_world, 
     assert set(local) == {f"{intent}-0000-e0" for intent in ("product", "shop", "voucher", "web")}
     remote = [read_trajectory(p) for p in iter_episode_files(server_runs)]
     assert sorted(t.start.task_id for t in remote) == sorted(t.start.task_id for t in local.values())
-    for trajectory in local.values():
+    remote_files = {p.stem: p.read_text() for p in iter_episode_files(server_runs)}
+    for name, trajectory in local.items():
         assert trajectory.end.status == "terminated" and len(trajectory.steps) == 4
-        assert trajectory.start.agent.details["remote_episode_id"] in {t.start.episode_id for t in remote}
+        # copied verbatim from the server's shopbench://episodes/{id} resource
+        assert (out / "episodes" / f"{name}.jsonl").read_text() == remote_files[trajectory.episode_id]
     scored = score_run(out).to_json()
     assert all(summary["asr"]["value"] == 1.0 for summary in scored["intents"])
