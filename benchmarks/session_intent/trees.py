@@ -299,6 +299,11 @@ class IntentionTree(BaseModel):
         return [n for n in self.nodes if n.node_id not in parents]
 
 
+def node_order(node: IntentionNode) -> tuple[int, ...]:
+    """Sort key: by step, then by the branch numbers of the path ("s/2.10" after "s/2.9")."""
+    return (node.step, *(int(part) for part in node.node_id.rsplit("/", 1)[1].split(".")))
+
+
 def child_ids(session_id: str, parent: IntentionNode | None, count: int) -> list[str]:
     prefix = f"{parent.node_id}." if parent is not None else f"{session_id}/"
     return [f"{prefix}{i}" for i in range(1, count + 1)]
@@ -374,20 +379,23 @@ def item_products(tree: IntentionTree, path: list[IntentionNode]) -> list[Sessio
 
 
 def sample_items(tree: IntentionTree, *, per_session: int = 4, seed: int = 0) -> list[GeneratedSessionItem]:
-    """`per_session` task instances from distinct full-length trajectories (fewer if the tree has fewer), the tasks
-    dealt in turn from a seeded start so each task gets its share; a trajectory missing a field its task needs is
-    passed over."""
+    """`per_session` task instances over the tree's full-length trajectories, the tasks dealt in turn from a seeded
+    start so each task gets its share. Distinct trajectories come first; when the tree has fewer than asked, a
+    trajectory is asked about again with another task (never the same task twice), as the paper's questionnaires asked
+    all four tasks about one trajectory. A trajectory missing a field its task needs is passed over."""
     rng = _rng(seed, f"sample:{tree.session_id}")
     depth = max((n.step for n in tree.nodes), default=0)
     leaves = [n for n in tree.leaves() if n.step == depth and depth >= 2]
     rng.shuffle(leaves)
     first = rng.randrange(4)
     items: list[GeneratedSessionItem] = []
-    for leaf in leaves:
+    dealt = 0
+    for leaf in [leaf for _ in range(4) for leaf in leaves]:
         if len(items) >= per_session:
             break
         path = tree.path(leaf.node_id)
-        task = (first + len(items)) % 4 + 1
+        task = (first + dealt) % 4 + 1
+        dealt += 1
         try:
             items.append(GeneratedSessionItem(id=f"{leaf.node_id}#t{task}", task=task, session_id=tree.session_id,
                                               products=item_products(tree, path), gold=None,

@@ -31,6 +31,7 @@ from benchmarks.session_intent.trees import (
     attribute_prompt,
     branching,
     choose_expanded,
+    node_order,
     parse_attributes,
     parse_intentions,
     sample_items,
@@ -88,6 +89,8 @@ async def build_tree(session: BrowsingSession, models: _Models, *, expand_limit:
         if not children:
             break
         frontier = list(choose_expanded(children, expand_limit, seed, session.session_id))
+    tree.nodes.sort(key=node_order)  # expansions finish in any order; the saved tree and samples must not show it
+    tree.incomplete.sort()
     return tree
 
 
@@ -163,7 +166,7 @@ async def build_session_intent(sessions_path: Path, out: Path, settings: ModelSe
                         items.append(item.model_dump(mode="json", exclude_none=False))
                     bar.advance(session.session_id)
 
-                await bounded(todo, one, len(todo))
+                await bounded(todo, one, concurrency)
             report.model_counters = prepared.counters()
     finally:
         trees.close()
