@@ -107,7 +107,8 @@ def resolve(target: str) -> Any:
 
 def register(spec: BenchmarkSpec) -> BenchmarkSpec:
     """Add a benchmark. Registering the same spec again (a module imported twice) is a no-op; another benchmark
-    under a taken name is an error."""
+    under a taken name is an error. The built-ins register first, so they keep their places in listings."""
+    _load()
     known = _REGISTRY.get(spec.name)
     if known is not None and known != spec:
         raise ValueError(f"benchmark {spec.name!r} is already registered (by {known.loader})")

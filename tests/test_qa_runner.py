@@ -17,7 +17,8 @@ MMLU_FIRST_TEN = [f"sample-{i:02d}" for i in range(10)]
 
 
 async def test_intentionqa_random_is_a_quarter(tmp_path: Path) -> None:
-    result = await run_benchmark(RunConfig(benchmark="intentionqa", model="random", out=tmp_path / "run", concurrency=8))
+    result = await run_benchmark(RunConfig(benchmark="intentionqa", model="random", out=tmp_path / "run",
+                                           concurrency=8))
     assert result.summary.total == 4630 - 242 and not result.summary.failed  # items with < 4 options: not asked
     manifest = read_manifest(result.run_dir)
     assert manifest.agent.kind == "baseline" and manifest.parameters["prompting"] == "zero-shot"
