@@ -32,7 +32,9 @@ def register(app: typer.Typer) -> None:
         scripted: bool = typer.Option(False, "--scripted", help="Instead: one task over stdio MCP, scripted policy."),
         task: str | None = typer.Option(None, "--task", help="--scripted: task id (default: first product task)."),
     ) -> None:
-        """Run the embedded model on one task per intent of the default world, score it, print the table."""
+        """The embedded model (SmolLM2 through llama.cpp) plays one task per intent of the default world; each
+        episode and the scored table are printed. --scripted instead walks one task through `shopbench serve` over
+        stdio with a scripted policy, printing every call and observation."""
         import anyio
 
         runs_dir = runs or Path("runs") / f"demo-{datetime.now():%Y%m%d-%H%M%S}"
@@ -52,7 +54,6 @@ def run_model_demo(runs_dir: Path, *, model: str = DEMO_MODEL, world: Path | Non
     import asyncio
 
     from rich.console import Console
-    from rich.table import Table
 
     from evaluators.agent.shoppingbench_run import ShoppingRunConfig, run_shoppingbench
     from evaluators.runs.progress import RichProgress
@@ -64,25 +65,55 @@ def run_model_demo(runs_dir: Path, *, model: str = DEMO_MODEL, world: Path | Non
     config = ShoppingRunConfig(model=model, world=world, limit=per_intent, max_steps=max_steps,
                                max_tokens=DEMO_MAX_TOKENS, n_ctx=4096, out=runs_dir)
     result = asyncio.run(run_shoppingbench(config, RichProgress("episodes", console)))
-    episodes = Table(title=f"Episodes ({runs_dir})", title_justify="left")
-    for header in ("task", "instruction", "tool calls", "end", "recommended"):
-        episodes.add_column(header, overflow="fold")
+    console.print(f"[bold]Episodes[/bold] ({runs_dir})")
     for path in iter_episode_files(runs_dir):
-        trajectory = read_trajectory(path)
-        calls = " → ".join(step.tool + ("✗" if step.is_error else "") for step in trajectory.steps)
-        end = trajectory.end.status if trajectory.end else "unfinished"
-        recommended = (trajectory.end.recommended if trajectory.end else None) or "–"
-        episodes.add_row(trajectory.start.task_id, trajectory.start.instruction[:90], calls, end, recommended)
-    console.print(episodes)
+        console.print(episode_summary(read_trajectory(path)))
     notes = read_manifest(runs_dir).notes
     if notes.get("cache_hits"):
         console.print(f"[dim]{notes['cache_hits']} model call(s) answered from the response cache[/dim]")
     score = get_scorer("shoppingbench").score_run(result.run_dir, ScoreOptions(world=world))
-    for renderable in score.render():
-        console.print(renderable)
-    console.print(f"[dim]trajectories: {runs_dir} · replay: shopbench replay {runs_dir} · "
-                  f"score again: shopbench score {runs_dir}[/dim]")
+    console.print(score_table(score))
+    for problem in [*score.problems, *(f"unfinished, not scored: {e}" for e in score.unfinished)]:
+        console.print(f"[yellow]{problem}[/yellow]")
+    console.print(f"[dim]per-constraint scores, failure categories and trajectory statistics: shopbench score "
+                  f"{runs_dir}\nreplay: shopbench replay {runs_dir}[/dim]")
     return score
+
+
+def episode_summary(trajectory: Any) -> Any:
+    """One episode in a few lines that fit 80 columns: task, how it ended, what was recommended; the instruction
+    (shortened); the tool calls in order (✗ marks a call that failed)."""
+    from rich.console import Group
+    from rich.padding import Padding
+    from rich.text import Text
+
+    end = trajectory.end.status if trajectory.end else "unfinished"
+    recommended = (trajectory.end.recommended if trajectory.end else None) or "nothing"
+    instruction = " ".join(trajectory.start.instruction.split())
+    if len(instruction) > 150:
+        instruction = instruction[:149] + "…"
+    calls = " → ".join(step.tool + ("✗" if step.is_error else "") for step in trajectory.steps) or "no calls"
+    head = Text.assemble((trajectory.start.task_id, "bold"), f"  {end} · recommended {recommended}")
+    return Group(head, Padding(Text(instruction, style="dim"), (0, 0, 0, 2)), Padding(Text(calls), (0, 0, 0, 2)))
+
+
+def score_table(score: Any) -> Any:
+    """The scored run in 80 columns: per intent n, ASR and CAR with their 95% intervals, and the average over
+    intents (the per-constraint columns are in `shopbench score`)."""
+    from rich.table import Table
+
+    who = f" · {score.agent.kind}: {score.agent.name}" if score.agent else ""
+    table = Table(title=f"ShoppingBench{who}", title_justify="left")
+    table.add_column("intent", overflow="fold")
+    for header in ("n", "ASR [95% CI]", "CAR [95% CI]"):
+        table.add_column(header, justify="right", no_wrap=True)
+    for summary in score.intents:
+        table.add_row(summary.label, str(summary.episodes), summary.asr.text(), summary.car.text())
+    if score.intents:
+        table.add_section()
+        table.add_row("average over intents", str(sum(s.episodes for s in score.intents)), score.overall_asr.text(),
+                      score.overall_car.text(), style="bold")
+    return table
 
 
 class DemoError(RuntimeError):
