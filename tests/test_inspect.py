@@ -1,0 +1,137 @@
+"""The Inspect AI task package: `inspect eval shopbench/...` with Inspect's mockllm scripted, scored by Inspect and
+by `shopbench score` on the same episodes — the numbers must agree.
+
+mockllm is given token usage on every output so Inspect never counts tokens with tiktoken (which would download)."""
+
+from __future__ import annotations
+
+import json
+from importlib.metadata import entry_points
+from typing import Any
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, ModelOutput, ModelUsage, get_model
+
+from evaluators.gym.rewards import oracle_reference
+from evaluators.scoring import score_run
+from mcp_server.trajectory import iter_episode_files, read_trajectory
+
+USAGE = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
+TASKS = ["product-0000", "product-0001", "voucher-0000"]
+
+
+def _text(content: str) -> ModelOutput:
+    output = ModelOutput.from_content("mockllm/model", content)
+    output.usage = USAGE
+    return output
+
+
+def _call(name: str, arguments: dict[str, Any]) -> ModelOutput:
+    output = ModelOutput.for_tool_call("mockllm/model", name, arguments)
+    output.usage = USAGE
+    return output
+
+
+def scripted_shopper(default_world):
+    """product-0000 and voucher-0000: the oracle's moves. product-0001: a turn with no call, then recommends a
+    product that is not the target (a partial rule score), then terminates."""
+    tasks = {task.instruction: task for task in default_world.tasks("generated")}
+
+    def play(messages: list[Any], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
+        instruction = next(m.text for m in messages if isinstance(m, ChatMessageUser))
+        task = tasks[instruction]
+        turn = sum(isinstance(m, ChatMessageAssistant) for m in messages)
+        if task.task_id == "product-0001":
+            plan: list[Any] = [None, ("find_product", {"q": task.targets[0].title[0], "page": 1}),
+                               ("recommend_product", {"product_ids": "__first_hit__"}),
+                               ("terminate", {"status": "success"})]
+            move = plan[min(turn, len(plan) - 1)]
+            if move is None:
+                return _text("Let me think about what the user wants.")
+            if move[0] == "recommend_product":
+                hits = [m for m in messages if m.role == "tool" and m.function == "find_product"]
+                ids = [p["product_id"] for p in json.loads(hits[-1].text)]
+                other = next(i for i in ids if i != task.targets[0].product_id)
+                return _call("recommend_product", {"product_ids": other})
+            return _call(*move)
+        name, arguments = oracle_reference(task)[min(turn, 3)]
+        return _call(name, arguments)
+
+    return play
+
+
+def test_entry_point_is_declared():
+    assert any(ep.name == "shopbench" and ep.value == "evaluators.inspect._registry"
+               for ep in entry_points(group="inspect_ai"))
+
+
+def test_inspect_scores_equal_shopbench_score_and_epochs_give_pass_k(default_world, tmp_path):
+    run = tmp_path / "run"
+    model = get_model("mockllm/model", custom_outputs=scripted_shopper(default_world))
+    [log] = inspect_eval("shopbench/shoppingbench", model=model, epochs=2, sample_id=TASKS,
+                         task_args={"intent": "product,voucher", "runs": str(run)},
+                         log_dir=str(tmp_path / "logs"), display="none")
+    assert log.status == "success", log.error
+    shop = score_run(run)
+    assert len(iter_episode_files(run)) == 6 and shop.epochs == 2
+    by_episode = {score.episode_id: score for score in shop.scores}
+    per_task: dict[str, list[float]] = {}
+    for sample in log.samples:
+        inspect_score = sample.scores["shoppingbench_score"]
+        mine = by_episode[inspect_score.metadata["episode_id"]]
+        assert mine.task_id == sample.id and mine.epoch == sample.epoch - 1
+        assert inspect_score.value == {"ASR": float(mine.success), "CAR": mine.rule, "exact_id": mine.exact_id}
+        assert inspect_score.metadata["fields"] == {name: getattr(mine, name) for name in
+                                                    ("title", "price", "service", "sku_attrs", "shop", "budget", "kw")}
+        per_task.setdefault(sample.id, []).append(mine.rule)
+    assert 0 < per_task["product-0001"][0] < 1 and per_task["product-0000"] == [1.0, 1.0]
+    metrics = log.results.scores[0].metrics
+    assert metrics["ASR"].value == pytest.approx(shop.overall_asr.value)
+    assert metrics["CAR"].value == pytest.approx(shop.overall_car.value)
+    assert shop.overall_asr.value == pytest.approx((1 / 2 + 1) / 2)  # product: 1 of 2 tasks; voucher: 1 of 1
+    product = next(summary for summary in shop.intents if summary.intent == "product")
+    assert product.pass_k == {1: pytest.approx(0.5), 2: pytest.approx(0.5)}
+
+    trajectories = [read_trajectory(path) for path in iter_episode_files(run)]
+    assert {(t.start.task_id, t.start.epoch) for t in trajectories} == {(task, e) for task in TASKS for e in (0, 1)}
+    for trajectory in trajectories:
+        agent = trajectory.start.agent
+        assert agent.name == "mockllm/model" and agent.kind == "model"
+        assert agent.details["harness"] == "inspect_ai"
+        assert agent.details["inspect_sample_id"] == trajectory.start.task_id
+        assert agent.details["inspect_epoch"] == trajectory.start.epoch
+        assert trajectory.end is not None and trajectory.end.status == "terminated"
+    partial = next(t for t in trajectories if t.start.task_id == "product-0001")
+    assert partial.steps[0].malformed is not None and partial.steps[0].malformed.raw.startswith("Let me think")
+
+
+def test_intentionqa_inspect_task_scores_scripted_answers_as_shopbench_score(tmp_path):
+    from benchmarks.intentionqa.prompts import question_text
+    from benchmarks.qa import question_benchmark
+
+    run = tmp_path / "run"
+    gold = {question_text(item): item.gold_ind for item in question_benchmark("intentionqa").load()}
+    wrong = {"A": "b.", "B": "C", "C": "Answer: D", "D": " a"}
+
+    def answer(messages: list[Any], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
+        """Right (written a few ways) for some questions, wrong or unreadable for others."""
+        question = messages[-1].text
+        letter = gold[question]
+        pick = sum(map(ord, question)) % 4
+        return _text([f"{letter}", f" {letter.lower()}.", wrong[letter], "I cannot tell"][pick])
+
+    model = get_model("mockllm/model", custom_outputs=answer)
+    [log] = inspect_eval("shopbench/intentionqa", model=model, limit=8, task_args={"runs": str(run)},
+                         log_dir=str(tmp_path / "logs"), display="none")
+    assert log.status == "success", log.error
+    shop = score_run(run)
+    assert len(shop.scores) == 8
+    values = {str(sample.id): sample.scores["intentionqa_score"].value for sample in log.samples}
+    assert values == {item: float(score.score or 0.0) for item, score in shop.scores.items()}
+    assert 0 < sum(values.values()) < 8  # the script is neither all right nor all wrong
+    metrics = log.results.scores[0].metrics
+    assert metrics["overall"].value == pytest.approx(shop.summary["overall"])
+    for task, value in shop.summary["tasks"].items():
+        if value is not None:
+            assert metrics[f"task:{task}"].value == pytest.approx(value)
