@@ -716,7 +716,9 @@ def http_app(server: ShopbenchServer, *, host: str = "127.0.0.1", token: str | N
         raise ValueError(f"binding {host} exposes the server beyond this machine: pass --token to require bearer auth")
     require_session_handshake(server)
     security = loopback_security(host) if is_loopback(host) else None
-    app = server.streamable_http_app(host=host, transport_security=security)
+    # Plain JSON responses: the tools send no progress or server-to-client requests mid-call, and an SSE stream per
+    # POST costs the server a task, a memory stream and a socket per call.
+    app = server.streamable_http_app(host=host, transport_security=security, json_response=True)
     return BearerTokenAuth(app, token) if token else app
 
 

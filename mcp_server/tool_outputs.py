@@ -85,4 +85,29 @@ def output_schema(tool: str) -> dict[str, Any]:
         result=(OBSERVATIONS[tool], Field(description=f"What {tool} returned.")),
         episode=(EpisodeStatus, Field(description="The episode after this call: running or ended (and why), steps.")),
     )
-    return model.model_json_schema()
+    return _inlined(model.model_json_schema())
+
+
+def _inlined(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema with every local `$ref` replaced by its definition and titles dropped: clients validate every result
+    against it (the official client with jsonschema), and resolving references costs several times the validation
+    itself (4.5 ms a find_product result with references, a fraction of that without)."""
+    definitions = schema.get("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, list):
+            return [walk(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            return walk({**definitions[ref.removeprefix("#/$defs/")], **{k: v for k, v in node.items() if k != "$ref"}})
+        inlined = {}
+        for key, value in node.items():
+            if key in ("$defs", "title"):
+                continue
+            # "properties" maps names (which may be "title") to schemas
+            inlined[key] = {name: walk(sub) for name, sub in value.items()} if key == "properties" else walk(value)
+        return inlined
+
+    return walk(schema)
