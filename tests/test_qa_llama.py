@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evaluators.qa.runner import QARunConfig, run_qa
+from evaluators.runs.run import RunConfig, run_benchmark
 from evaluators.scoring import score_run
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 
 
 async def test_intentionqa_with_smollm2(tmp_path: Path) -> None:
-    result = await run_qa(QARunConfig(benchmark="intentionqa", model="llama-cpp:smollm2", limit=3,
-                                      out=tmp_path / "run", cache=False))
+    result = await run_benchmark(RunConfig(benchmark="intentionqa", model="llama-cpp:smollm2", intents=("task1",),
+                                           limit=3, out=tmp_path / "run", cache=False))
     assert result.summary.completed == 3 and not result.summary.failed
     manifest = read_manifest(result.run_dir)
     assert manifest.agent.kind == "model" and manifest.agent.details
@@ -25,7 +25,7 @@ async def test_intentionqa_with_smollm2(tmp_path: Path) -> None:
 
 
 async def test_session_intent_cot_with_smollm2(tmp_path: Path) -> None:
-    result = await run_qa(QARunConfig(benchmark="session-intent", model="llama-cpp:smollm2", prompting="cot",
-                                      limit=1, out=tmp_path / "run", cache=False))
+    result = await run_benchmark(RunConfig(benchmark="session-intent", model="llama-cpp:smollm2", prompting="cot",
+                                           task_ids=["sample-s01-t1"], out=tmp_path / "run", cache=False))
     assert result.summary.completed == 1
     assert score_run(result.run_dir).to_json()["prompting"] == "cot"

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import typer
 
+from benchmarks.registry import benchmark_names
+
 
 def register(app: typer.Typer) -> None:
     @app.command("score")
@@ -17,7 +19,7 @@ def register(app: typer.Typer) -> None:
             None, "--embedder", help="Sentence-transformers model folder (default: bundled all-MiniLM-L6-v2)."
         ),
         benchmark: str | None = typer.Option(
-            None, "--benchmark", help="Score --predictions for this benchmark (shoppingbench, shopping-mmlu, ...)."
+            None, "--benchmark", help=f"Score --predictions for this benchmark ({', '.join(benchmark_names())})."
         ),
         predictions: Path | None = typer.Option(None, "--predictions", help="Predictions JSONL from any harness."),
         catalog: Path | None = typer.Option(None, "--catalog", help="ShoppingBench: catalog JSONL the ids refer to."),
