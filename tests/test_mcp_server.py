@@ -273,8 +273,9 @@ async def test_stdio_serve_full_episode(suite, tmp_path: Path) -> None:
                                    env=dict(os.environ))
     async with Client(params, read_timeout_seconds=300) as client:
         assert {tool.name for tool in (await client.list_tools()).tools} == ALL_TOOLS
-        listed = await ok(client, "list_tasks", {"benchmark": "shoppingbench"})
+        listed = await ok(client, "list_tasks", {"benchmark": "shoppingbench", "limit": 500})
         assert [t["task_id"] for t in listed["tasks"]] == [listing.task_id for listing in suite.listings()]
+        assert listed["total"] == len(suite.listings())
         episode_id = await play_full_episode(client, first_task(suite, "shop"))
     assert_valid_trajectory(episode_path(runs, episode_id))
 
