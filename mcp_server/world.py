@@ -14,14 +14,14 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
 from benchmarks.jsonl import DataFileError, open_text, read_jsonl, write_jsonl
-from benchmarks.shoppingbench.schema import CorpusRecord, ShoppingTask
+from benchmarks.shoppingbench.schema import CorpusRecord, Product, ShoppingTask
 from benchmarks.shoppingbench.tasks import OFFICIAL_DIR, OFFICIAL_SET, load_official, load_task_set
 
 if TYPE_CHECKING:
@@ -37,8 +37,8 @@ DEFAULT_SEED = 0
 DEFAULT_TASKS_PER_INTENT = 100
 TASK_SAMPLE = 20_000
 """Products read back from a big catalog to draw tasks from (whole shops, so shop tasks have choices)."""
-MAX_PAGES = 5
-PAGE_SIZE = 10
+KNOWLEDGE_CANDIDATES = 3
+"""Knowledge tasks drafted per one kept: the rest fail the solvability check (their documents stay as distractors)."""
 
 
 class WorldInfo(BaseModel):
@@ -112,27 +112,38 @@ class World:
         return f"World({self.root}, {self.info.products} products, {self.info.source})"
 
 
-def product_finder(index: ProductIndex) -> Callable[[str, dict], Iterator[str]]:
-    """find_product as the task generator's solvability check: the ids of pages 1–5, fetched a page at a time as
-    they are read (a membership test stops at the page that holds the product)."""
+class WorldTools:
+    """The world's tools as the task generator's check plays them: exactly the sandbox an agent talks to (a refused
+    call gives its error text, as an agent sees it), plus product lookup by id for judging the outcome."""
 
-    def finder(query: str, filters: dict) -> Iterator[str]:
-        for page in range(1, MAX_PAGES + 1):
-            rows = index.find(query, page=page, shop_id=filters.get("shop_id"), price_min=filters.get("price_min"),
-                              price_max=filters.get("price_max"), services=tuple(filters.get("services", ())))
-            yield from (row["product_id"] for row in rows)
-            if len(rows) < PAGE_SIZE:
-                return
+    def __init__(self, products: ProductIndex, knowledge: KnowledgeIndex | None = None) -> None:
+        from mcp_server.tools import Sandbox
 
-    return finder
+        self.products = products
+        self.sandbox = Sandbox(products, knowledge, knowledge)
+
+    def call(self, name: str, arguments: dict[str, Any]) -> Any:
+        from mcp_server.tools import ToolCallError
+
+        try:
+            return self.sandbox.call(name, arguments)
+        except ToolCallError as error:
+            return str(error)
+
+    def get(self, ids: list[str]) -> dict[str, Product]:
+        return self.products.get(ids)
 
 
 def generate_world(out: Path, *, products: int, seed: int, tasks_per_intent: int = DEFAULT_TASKS_PER_INTENT,
                    name: str | None = None, progress: bool = True) -> World:
-    """Generate a world: catalog, product index, solvable task sets for the four intents, knowledge corpus."""
+    """Generate a world: catalog, product index, checked task sets for the four intents, knowledge corpus.
+
+    Every task is checked against the world's own tools: its instruction states its constraints exactly and the
+    scripted `heuristic` shopper solves it from the instruction alone (benchmarks.shoppingbench.worldgen.tasks)."""
     from benchmarks.shoppingbench.worldgen.catalog import GENERATOR_VERSION, generate_catalog
-    from benchmarks.shoppingbench.worldgen.knowledge import knowledge_world
+    from benchmarks.shoppingbench.worldgen.knowledge import knowledge_world, solvable_knowledge_tasks
     from benchmarks.shoppingbench.worldgen.tasks import generate_tasks, sample_products, write_task_set
+    from mcp_server.search.knowledge_index import KnowledgeIndex
     from mcp_server.search.product_index import ProductIndex
 
     out = Path(out).expanduser()
@@ -141,14 +152,16 @@ def generate_world(out: Path, *, products: int, seed: int, tasks_per_intent: int
     with _step(progress, f"generating {products:,} products"):
         generate_catalog(catalog, products, seed)
     index = ProductIndex.open_or_build(catalog, out / "index", progress=progress)
-    finder = product_finder(index)
-    with _step(progress, "generating solvable tasks and the knowledge corpus"):
+    with _step(progress, "generating checked tasks and the knowledge corpus"):
         sample = sample_products(catalog, products, TASK_SAMPLE, seed)
-        tasks = generate_tasks(sample, seed=seed, per_intent=tasks_per_intent, finder=finder, task_set=GENERATED_SET)
-        tasks["web"], documents = knowledge_world(sample, seed=seed, count=tasks_per_intent, finder=finder,
-                                                  task_set=GENERATED_SET)
-        write_task_set(out / "tasks" / GENERATED_SET, tasks)
+        tasks = generate_tasks(sample, seed=seed, per_intent=tasks_per_intent, tools=WorldTools(index),
+                               task_set=GENERATED_SET)
+        candidates, documents = knowledge_world(sample, seed=seed, count=KNOWLEDGE_CANDIDATES * tasks_per_intent,
+                                                task_set=GENERATED_SET)
         write_jsonl(out / KNOWLEDGE, documents)
+        knowledge = KnowledgeIndex.open_or_build(out / KNOWLEDGE, out / "knowledge_index", progress=progress)
+        tasks["web"] = solvable_knowledge_tasks(candidates, WorldTools(index, knowledge), tasks_per_intent)
+        write_task_set(out / "tasks" / GENERATED_SET, tasks)
     info = WorldInfo(name=name or out.name, seed=seed, products=products, content_hash=catalog_hash(catalog),
                      generator_version=GENERATOR_VERSION, source="generated")
     _write_info(out, info)

@@ -1,8 +1,10 @@
-"""Baselines that need no model: `random` (the floor) and `oracle` (the ceiling, from the gold answers).
+"""Baselines that need no model: `random` (the floor), `naive`, `heuristic`, and `oracle` (the ceiling).
 
-Both act through the same tools as any model, so a run with them exercises the whole harness. The oracle exists to
+All act through the same tools as any model, so a run with them exercises the whole harness. The oracle exists to
 prove the harness can reach 100%; it reads the gold from the harness (EpisodeContext.gold), never from the server,
-and is labelled ORACLE_LABEL wherever it appears.
+and is labelled ORACLE_LABEL wherever it appears. `naive` (search the raw instruction, or each named item's text,
+and recommend the first hit) and `heuristic` (the scripted shopper that checked every generated task: the stated
+words and filters, paging, product pages) read nothing but the chat: the instruction and their observations.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import random
 import re
 from typing import Any
 
+from benchmarks.shoppingbench.agent_prompts import PAPER_OBSERVATION_CLOSE, PAPER_OBSERVATION_OPEN
+from benchmarks.shoppingbench.worldgen.heuristic import Script, heuristic_script, naive_script
 from evaluators.agent.paper_format import format_paper_call
 from evaluators.models._registry import ModelOptions, register_backend
 from evaluators.models.base import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ToolCall, ToolSpec
@@ -99,6 +103,57 @@ class OracleBaseline(_Baseline):
         return _reply(name, arguments, "following the gold answer", tools, turn, "oracle")
 
 
+class ScriptedBaseline(_Baseline):
+    """Plays a script of tool calls (benchmarks.shoppingbench.worldgen.heuristic) from the chat alone: each turn,
+    the script is replayed from the instruction with the observations so far, and its next call is the reply."""
+
+    scripts = {"naive": naive_script, "heuristic": heuristic_script}
+
+    def identity(self) -> dict[str, Any]:
+        return {"spec": self.spec, "kind": "baseline"}
+
+    async def generate(
+        self, messages: list[ChatMessage], tools: list[ToolSpec] | None = None, config: GenerateConfig | None = None
+    ) -> ModelOutput:
+        instruction = next((m.content for m in messages if m.role == "user"), "")
+        script: Script = self.scripts[self.spec](instruction)
+        turn = _turns_taken(messages)
+        try:
+            name, arguments = next(script)
+            for observation in _observations(messages)[:turn]:
+                name, arguments = script.send(observation)
+        except StopIteration:
+            name, arguments = "terminate", {"status": "failure"}
+        return _reply(name, arguments, f"{self.spec} step {turn + 1}", tools, turn, self.spec)
+
+
+def _observations(messages: list[ChatMessage]) -> list[Any]:
+    """What each earlier turn observed, in order: tool messages (native), or the <obs> block (paper); any other
+    user message after the instruction (a note about a malformed turn) counts as that turn's observation."""
+    seen: list[Any] = []
+    first_user = next((i for i, m in enumerate(messages) if m.role == "user"), len(messages))
+    for message in messages[first_user + 1:]:
+        if message.role == "tool":
+            seen.append(_json_or_text(message.content))
+        elif message.role == "user" and message.content.startswith(PAPER_OBSERVATION_OPEN):
+            body = message.content[len(PAPER_OBSERVATION_OPEN):].removesuffix(PAPER_OBSERVATION_CLOSE)
+            results = _json_or_text(body)
+            if isinstance(results, list):
+                seen.extend(r.get("content") if isinstance(r, dict) else r for r in results)
+            else:
+                seen.append(results)
+        elif message.role == "user":
+            seen.append(message.content)
+    return seen
+
+
+def _json_or_text(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
 def _calls_text(message: ChatMessage) -> str:
     if message.tool_calls:
         return json.dumps([call.name for call in message.tool_calls])
@@ -113,3 +168,16 @@ def _random(rest: str, options: ModelOptions) -> ModelAPI:
 @register_backend("oracle", needs_argument=False, help=f"oracle: {ORACLE_LABEL}; proves the harness can reach 100%")
 def _oracle(rest: str, options: ModelOptions) -> ModelAPI:
     return OracleBaseline("oracle", options.seed)
+
+
+@register_backend("naive", needs_argument=False,
+                  help="naive: searches the raw instruction (each named item's text) and recommends the first hit")
+def _naive(rest: str, options: ModelOptions) -> ModelAPI:
+    return ScriptedBaseline("naive", options.seed)
+
+
+@register_backend("heuristic", needs_argument=False,
+                  help="heuristic: scripted shopper using the instruction's words and constraints, filters, paging and "
+                  "product pages")
+def _heuristic(rest: str, options: ModelOptions) -> ModelAPI:
+    return ScriptedBaseline("heuristic", options.seed)

@@ -5,8 +5,11 @@ depend on its size and 2.5M products need no more memory than 5,000. Three sourc
 - templates (vocab.KINDS): title, attributes, SKU options and price all come from the same draws, so they agree;
 - real Amazon product names (IntentionQA, MIT) with attributes read back from the title's own words;
 - the 143 real Lazada records of the official knowledge tasks (Apache-2.0), resold by other shops at other prices.
-About one product in seven is a near-duplicate of a recent one that differs in one attribute, the price or the
-shop, so an agent must open product details to tell them apart.
+More than half the products are near-duplicates: each block of FAMILY_BLOCK products has a family grown from its
+first product, each member a copy of an earlier member differing in one more thing: a detail of the product page,
+the price (often just above it), the shop, a service, the brand, the size or pack, the colours offered, or the
+flavour/scent named in the title. Every task target thus has rivals of its kind that only the stated constraints
+(filters, paging, product pages) tell apart.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import random
 import re
 import zlib
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, lru_cache
 from itertools import product as cartesian
 from pathlib import Path
 from types import SimpleNamespace
@@ -31,7 +34,7 @@ from benchmarks.jsonl import read_jsonl
 from benchmarks.shoppingbench.schema import SERVICES, Product, product_contents
 from benchmarks.shoppingbench.worldgen.vocab import COLORS, KINDS, Kind
 
-GENERATOR_VERSION = "1"
+GENERATOR_VERSION = "2"
 """Bump when a change alters the products a seed yields (the default world's folder name carries it)."""
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
@@ -43,7 +46,8 @@ MAX_SKU_OPTIONS = 9
 BASE_SHOPS = 300
 PRODUCTS_PER_NEW_SHOP = 12
 LAZADA_EVERY = 35
-NEAR_DUPLICATE_RATE = 0.15
+NEAR_DUPLICATE_RATE = 0.8
+FAMILY_BLOCK = 48
 AMAZON_RATE = 0.12
 
 AMAZON_KINDS: tuple[tuple[str, str, tuple[float, float]], ...] = (
@@ -139,12 +143,25 @@ def shop_id_of(shop: int) -> str:
 
 
 def make_product(seed: int, index: int) -> dict:
-    """Product `index` of the catalog of `seed`: a near-duplicate of a recent product, or a base product."""
+    """Product `index` of the catalog of `seed`: a base product, or a near-duplicate of a member of its block's
+    family (the block's first product and the near-duplicates before it), so families grow to about nine rivals."""
+    return json.loads(_product_json(seed, index))
+
+
+@lru_cache(maxsize=4 * FAMILY_BLOCK)
+def _product_json(seed: int, index: int) -> str:
     rng = _rng(seed, index, salt=1)
-    if index > 0 and rng.random() < NEAR_DUPLICATE_RATE:
-        original = index - 1 - rng.randrange(min(index, 5))
-        return _near_duplicate(_base_product(seed, original), rng, index)
-    return _base_product(seed, index)
+    root = index - index % FAMILY_BLOCK
+    if index > root and index % LAZADA_EVERY != 7 and rng.random() < NEAR_DUPLICATE_RATE:
+        family = [root] + [i for i in range(root + 1, index) if _is_variant(seed, i)]
+        original = json.loads(_product_json(seed, rng.choice(family)))
+        return json.dumps(_near_duplicate(original, rng, index), ensure_ascii=False)
+    return json.dumps(_base_product(seed, index), ensure_ascii=False)
+
+
+def _is_variant(seed: int, index: int) -> bool:
+    return index % FAMILY_BLOCK != 0 and index % LAZADA_EVERY != 7 and \
+        _rng(seed, index, salt=1).random() < NEAR_DUPLICATE_RATE
 
 
 def _rng(seed: int, index: int, salt: int) -> random.Random:
@@ -385,24 +402,134 @@ def _lazada_product(rng: random.Random, occurrence: int) -> dict:
 
 # --- near-duplicates ---------------------------------------------------------------------------------------------
 
+VARIANTS = (("attribute", 0.08), ("price", 0.25), ("shop", 0.2), ("service", 0.2), ("brand", 0.1),
+            ("measure", 0.07), ("colour", 0.05), ("title_attribute", 0.05))
+"""How a near-duplicate differs from its original, and how often."""
+
+
 def _near_duplicate(original: dict, rng: random.Random, index: int) -> dict:
-    """A copy of `original` differing in exactly one thing: an attribute not named in the title, the price, or
-    the shop (another shop selling the same item at the same price)."""
+    """A copy of `original` differing in one thing (VARIANTS); a change that does not apply to the product (no
+    template, no colours…) falls back to the price."""
     product = json.loads(json.dumps(original))
     product["product_id"] = product_id_of(index)
     product["main_image_url"] = f"https://img.shopbench.example/p/{product['product_id']}.jpg"
     product["product_url"] = f"https://shop.shopbench.example/products/-i{product['product_id']}.html"
-    choice = rng.random()
-    if choice < 0.4 and _change_attribute(product, rng):
-        pass
-    elif choice < 0.7:
-        product["price"] = _price(0.0, (product["price"] * rng.choice((0.7, 0.8, 0.9, 1.15, 1.3)),) * 2, 1.0)
-    else:
-        shop = (int(product["shop_id"]) - 3_000_000) // 7
-        themes = len(CATEGORY_L1)
-        product["shop_id"] = shop_id_of(shop + themes * rng.randint(1, 5))
+    names, weights = zip(*VARIANTS, strict=True)
+    change = rng.choices(names, weights)[0]
+    kind = _kind_of(product)
+    changed = {
+        "attribute": lambda: _change_attribute(product, rng),
+        "shop": lambda: _change_shop(product, rng),
+        "service": lambda: _change_service(product, rng),
+        "brand": lambda: kind is not None and _change_brand(product, kind, rng),
+        "measure": lambda: kind is not None and _change_measure(product, kind, rng),
+        "colour": lambda: _change_colours(product, rng),
+        "title_attribute": lambda: kind is not None and _change_title_attribute(product, kind, rng),
+    }.get(change, lambda: False)()
+    if not changed:
+        factor = rng.choice((1.04, 1.08, 1.12, 1.2, 0.8, 0.9)) if change == "price" else rng.choice((1.05, 1.1, 0.9))
+        product["price"] = _price(0.0, (product["price"] * factor,) * 2, 1.0)
+        if product["price"] == original["price"]:
+            product["price"] = original["price"] + (10 if original["price"] >= 50 else 1)
     product["sold_count"] = _sold_count(rng, product["price"])
     return product
+
+
+def _kind_of(product: dict) -> Kind | None:
+    return next((k for k in KINDS if k.category == product["category"] and product["brand"] in k.brands), None)
+
+
+def _refresh_text(product: dict) -> None:
+    product["description"] = _description(product["title"], product["short_description"].rstrip(";").split(";"),
+                                          product["attributes"])[:MAX_TEXT]
+    product["specification"] = _specification(product["brand"] or "no brand", product["attributes"])[:MAX_TEXT]
+
+
+def _change_shop(product: dict, rng: random.Random) -> bool:
+    """Another shop selling the same item, at its own price."""
+    shop = (int(product["shop_id"]) - 3_000_000) // 7
+    product["shop_id"] = shop_id_of(shop + len(CATEGORY_L1) * rng.randint(1, 5))
+    price = _price(0.0, (product["price"] * rng.choice((0.85, 0.93, 1.04, 1.08, 1.15)),) * 2, 1.0)
+    product["price"] = price if price != product["price"] else product["price"] + 1
+    return True
+
+
+def _change_service(product: dict, rng: random.Random) -> bool:
+    """One service taken away (the rival misses what the shopper asks for) or, for a product with none, added."""
+    if product["service"]:
+        gone = rng.choice(product["service"])
+        product["service"] = [s for s in product["service"] if s != gone]
+    else:
+        product["service"] = [rng.choice(SERVICES)]
+    return True
+
+
+def _change_brand(product: dict, kind: Kind, rng: random.Random) -> bool:
+    others = [b for b in kind.brands if b != product["brand"]]
+    if not others or not product["title"].startswith(product["brand"] + " "):
+        return False
+    brand = rng.choice(others)
+    product["title"] = brand + product["title"][len(product["brand"]):]
+    product["brand"] = brand
+    if "brand" in product["attributes"]:
+        product["attributes"]["brand"] = [brand.lower()]
+    _refresh_text(product)
+    return True
+
+
+def _change_measure(product: dict, kind: Kind, rng: random.Random) -> bool:
+    """Another single size/pack/weight: title suffix, attribute, SKU options and price follow."""
+    if kind.measure is None:
+        return False
+    key, table = kind.measure
+    named = product["attributes"].get(key, [])
+    suffix = "/".join(named)
+    if not named or not product["title"].endswith(" " + suffix):
+        return False
+    new = rng.choice([m for m in table if [m] != named])
+    product["title"] = product["title"][:-len(suffix)] + new
+    product["attributes"][key] = [new]
+    options = [dict(o, **{key: new}) for o in product["sku_options"].values()]
+    unique = list({json.dumps(o, sort_keys=True): o for o in options}.values())
+    product["sku_options"] = {str(n): o for n, o in enumerate(unique, start=1)}
+    product["price"] = _price(0.0, (product["price"] * table[new] / table[named[0]],) * 2, 1.0)
+    _refresh_text(product)
+    return True
+
+
+def _change_colours(product: dict, rng: random.Random) -> bool:
+    """Other colours on offer (the SKU options' colour dimension)."""
+    options = list(product["sku_options"].values())
+    if not options or "color_family" not in options[0] or "color_family" in product["attributes"]:
+        return False
+    dimensions: dict[str, list[str]] = {}
+    for option in options:
+        for key, value in option.items():
+            dimensions.setdefault(key, [])
+            if value not in dimensions[key]:
+                dimensions[key].append(value)
+    offered = set(dimensions["color_family"])
+    fresh = [c for c in COLORS[:14] if c not in offered]
+    dimensions["color_family"] = sorted(rng.sample(fresh, min(len(fresh), rng.randint(1, 3))), key=COLORS.index)
+    product["sku_options"] = _sku_options(rng, dimensions)
+    return True
+
+
+def _change_title_attribute(product: dict, kind: Kind, rng: random.Random) -> bool:
+    """Another flavour, scent, colour… named in the title."""
+    keys = [k for k in kind.title_attrs if k in product["attributes"]]
+    if not keys:
+        return False
+    key = rng.choice(keys)
+    old = product["attributes"][key][0]
+    named = _title_case(old)
+    if named not in product["title"]:
+        return False
+    new = rng.choice([v for v in kind.title_attrs[key] if v != old])
+    product["title"] = product["title"].replace(named, _title_case(new), 1)
+    product["attributes"][key] = [new]
+    _refresh_text(product)
+    return True
 
 
 def _change_attribute(product: dict, rng: random.Random) -> bool:
@@ -416,7 +543,5 @@ def _change_attribute(product: dict, rng: random.Random) -> bool:
     key = rng.choice(sorted(keys))
     old = product["attributes"][key][0]
     product["attributes"][key] = [rng.choice([v for v in kind.attrs[key] if v != old])]
-    product["description"] = _description(product["title"], product["short_description"].rstrip(";").split(";"),
-                                          product["attributes"])
-    product["specification"] = _specification(product["brand"], product["attributes"])
+    _refresh_text(product)
     return True

@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 
 from benchmarks.shoppingbench.schema import Product, ShoppingTask, Target, task_id_for
-from benchmarks.shoppingbench.worldgen.tasks import Finder
+from benchmarks.shoppingbench.worldgen.heuristic import Tools, check_task
+from benchmarks.shoppingbench.worldgen.phrasing import product_phrase
 from benchmarks.shoppingbench.worldgen.vocab import KINDS
 
 FIRST_NAMES = ("Ilse", "Teodoro", "Marisol", "Anselm", "Corazon", "Dmitri", "Halvard", "Josefa", "Lucan", "Noemi",
@@ -123,23 +124,35 @@ def _knowledge_key(product: Product) -> str | None:
     return None
 
 
-def knowledge_search(product: Product, value: str) -> str:
-    """The find_product text of a shopper who learned the fact: the product as the query names it, plus the value."""
-    return f"{_phrase_without(product, value)[2:]} {value}"
+MIN_SIBLINGS = 3
+"""A knowledge target needs at least this many other values of its fact among products otherwise titled alike, so
+that the fact, not the search, decides."""
 
 
-def _phrase_without(product: Product, value: str) -> str:
-    """The product named without the fact's value (the shopper only knows it through the fact)."""
-    title = re.sub(re.escape(value), " ", product.title, flags=re.IGNORECASE)
-    return "a " + " ".join(title.split())
+def _sibling_key(product: Product, key: str) -> tuple[str, str]:
+    value = product.attributes[key][0]
+    return product.category, re.sub(re.escape(value), "*", product.title, flags=re.IGNORECASE)
 
 
-def knowledge_world(products: list[Product], *, seed: int, count: int, finder: Finder,
-                    task_set: str = "generated", distractors: int = 300) -> tuple[list[ShoppingTask], list[dict]]:
-    """Knowledge tasks and the corpus documents: one fact per task, plus confusable and general distractors."""
+def _siblings(candidates: list[tuple[Product, str]]) -> dict[tuple[str, str], int]:
+    """For each title pattern (the title with the fact's value blanked), how many distinct values it comes in."""
+    values: dict[tuple[str, str], set[str]] = {}
+    for product, key in candidates:
+        values.setdefault(_sibling_key(product, key), set()).add(product.attributes[key][0])
+    return {pattern: len(found) - 1 for pattern, found in values.items()}
+
+
+def knowledge_world(products: list[Product], *, seed: int, count: int, task_set: str = "generated",
+                    distractors: int = 300) -> tuple[list[ShoppingTask], list[dict]]:
+    """Candidate knowledge tasks (`count` of them) and the corpus documents: one fact per task, plus confusable and
+    general distractors. The product is named in a shopper's words without the fact's value. Which candidates are
+    solvable is decided over the built corpus by `solvable_knowledge_tasks` (the documents of the others stay, as
+    more distractors)."""
     rng = random.Random(seed * 4 + 4)
     names = _Names(rng)
     candidates = [(p, key) for p in products if (key := _knowledge_key(p))]
+    siblings = _siblings(candidates)
+    candidates = [(p, key) for p, key in candidates if siblings[_sibling_key(p, key)] >= MIN_SIBLINGS]
     rng.shuffle(candidates)
     tasks: list[ShoppingTask] = []
     documents: list[dict] = []
@@ -147,8 +160,8 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, finder: F
         if len(tasks) == count:
             break
         value = product.attributes[key][0]
-        phrase = _phrase_without(product, value)
-        if not _found(finder, knowledge_search(product, value), product.product_id):
+        phrase = product_phrase(product, rng, leave_out=key)
+        if re.search(rf"\b{re.escape(value)}\b", phrase):
             continue
         relation = RELATIONS[key]
         words = {"name": names.name(), "year": rng.randint(1960, 2022), "born": rng.randint(1890, 1995),
@@ -156,20 +169,37 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, finder: F
         entity = relation.entity.format(person=names.person(), **words)
         question = relation.question.format(entity=entity, **words)
         query = f"{question} {relation.purchase.format(phrase=phrase)}"
-        documents.append(_document(entity, relation.fact.format(entity=entity, **words)))
+        fact = _document(entity, relation.fact.format(entity=entity, **words))
         other_values = sorted({p.attributes[k][0] for p, k in candidates if k == key} - {value})
         if other_values:
             namesake = _namesake(entity, names)
             fake = dict(words, value=rng.choice(other_values), born=rng.randint(1890, 1995))
-            documents.append(_document(namesake, relation.distractor.format(entity=namesake, **fake)))
+            namesake_document = _document(namesake, relation.distractor.format(entity=namesake, **fake))
+        else:
+            namesake_document = None
         index = len(tasks)
-        tasks.append(ShoppingTask(
+        task = ShoppingTask(
             task_id=task_id_for("web", index), task_set=task_set, intent="web", task_index=index, query=query,
             targets=[Target(product_id=product.product_id, title=[product.title])],
-            knowledge_attribute=_display(value), knowledge_product=product))
+            knowledge_attribute=_display(value), knowledge_product=product)
+        documents.extend([fact] + ([namesake_document] if namesake_document else []))
+        tasks.append(task)
     documents.extend(_general_documents(rng, names, products, distractors))
     rng.shuffle(documents)
     return tasks, _unique_urls(documents)
+
+
+def solvable_knowledge_tasks(candidates: list[ShoppingTask], tools: Tools, count: int) -> list[ShoppingTask]:
+    """The first `count` candidates the scripted `heuristic` shopper solves (looking the fact up with web_search
+    over the world's corpus, then paging through the product search), numbered afresh."""
+    kept: list[ShoppingTask] = []
+    for task in candidates:
+        if len(kept) == count:
+            break
+        if check_task(task, tools)[0]:
+            index = len(kept)
+            kept.append(task.model_copy(update={"task_id": task_id_for("web", index), "task_index": index}))
+    return kept
 
 
 def _unique_urls(documents: list[dict]) -> list[dict]:
@@ -180,10 +210,6 @@ def _unique_urls(documents: list[dict]) -> list[dict]:
         if seen[url] > 1:
             document["url"] = f"{url}_{seen[url]}"
     return documents
-
-
-def _found(finder: Finder, search: str, product_id: str) -> bool:
-    return product_id in finder(search, {})
 
 
 def _namesake(entity: str, names: _Names) -> str:

@@ -1,20 +1,27 @@
-"""Task generator for the product, shop and voucher intents, following the official rules (SPEC §1.2).
+"""Task generator for the product, shop and voucher intents (SPEC §1.2), in the users' own words.
 
-Constraints are drawn as the reference generator draws them (title always; one SKU option, each attribute key with
-one value, each service and one price mode each with probability ½; price bounds int(p ± uniform(0, p))). The query
-is written from templates in a shopper's words. A task is kept only if it is solvable: every target comes back from
-the injected `finder` for a search built from what the query says (with the filters the query states), and for a
-voucher task the targets' basket is within budget under voucher.py's rules.
+Constraints are first drawn as the reference generator draws them (title always; one SKU option, each attribute key
+with one value, each service and one price mode each with probability ½; price bounds int(p ± uniform(0, p));
+voucher tasks carry no price), limited to details a shopper can state (phrasing.sayable). The instruction then names
+the product in a shopper's words (phrasing.product_phrase) and states every constraint as people do. A task is kept
+only if
+- it states its constraints exactly: reading the instruction back (heuristic.read_instruction) gives the target's
+  constraints, no more and no fewer;
+- it is solvable from the instruction alone: the scripted `heuristic` shopper, playing it against the world's real
+  tools, ends on the gold products within 30 steps (heuristic.check_task);
+- the gold is the right answer: when the heuristic stops on a rival, or the first hit of the raw instruction is a
+  product of the same kind meeting everything stated, the task gains a constraint the gold meets and that rival
+  does not (a price bound between the two prices, a service, a detail of the product page, an SKU option), and is
+  written and checked again.
 """
 
 from __future__ import annotations
 
 import math
 import random
-import re
 import zlib
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
 from benchmarks.jsonl import read_jsonl, write_jsonl
@@ -29,22 +36,35 @@ from benchmarks.shoppingbench.schema import (
     task_id_for,
 )
 from benchmarks.shoppingbench.voucher import quote, within_budget
+from benchmarks.shoppingbench.worldgen.heuristic import (
+    MAX_STEPS,
+    Tools,
+    equivalent,
+    heuristic_script,
+    meets,
+    pairs_ok,
+    play,
+    read_instruction,
+    records_in,
+)
+from benchmarks.shoppingbench.worldgen.phrasing import (
+    CLOSINGS,
+    CONTEXTS,
+    OPENERS,
+    SHOP_CLOSINGS,
+    SHOP_OPENERS,
+    VOUCHER_OPENERS,
+    item_text,
+    product_phrase,
+    sayable,
+    stated_exactly,
+    target_pairs,
+)
 
-Finder = Callable[[str, dict], Iterable[str]]
-"""(search text, filters) -> the product ids find_product shows over its five pages, best first (may be lazy).
-Filters: price_min, price_max, services, shop_id."""
-
-SERVICE_WORDS = {
-    "official": "sold by an official store",
-    "freeShipping": "with free shipping",
-    "COD": "with cash on delivery",
-    "flashsale": "on a flash sale",
-}
-OPENERS = ("I'm looking for", "Show me", "Find me", "Looking for", "Can you find", "I want to buy", "I need")
-SHOP_OPENERS = ("Find a shop that sells", "Looking for a shop that offers", "I want one store with")
-COLOR_KEYS = ("color_family", "light_color", "color")
-MAX_QUERY_TITLE_WORDS = 10
 ATTEMPTS_PER_TASK = 25
+SHARPEN_ROUNDS = 6
+WRITE_TRIES = 3
+CONTEXT_RATE = 0.6
 
 
 # --- constraints (official rules) --------------------------------------------------------------------------------
@@ -52,14 +72,20 @@ ATTEMPTS_PER_TASK = 25
 def draw_target(product: Product, rng: random.Random, *, with_price: bool = True) -> Target:
     """The constraints a task states about one product, drawn by the official rules."""
     target = Target(product_id=product.product_id, title=[product.title])
-    if product.sku_options and rng.random() < 0.5:
-        target.sku_options = [dict(rng.choice([product.sku_options[k] for k in sorted(product.sku_options,
-                                                                                         key=int)]))]
+    options = [product.sku_options[k] for k in sorted(product.sku_options, key=int)]
+    if options and rng.random() < 0.5:
+        option = rng.choice(options)
+        if all(sayable(k, v) for k, v in option.items()):
+            target.sku_options = [dict(option)]
     option = target.sku_options[0] if target.sku_options else {}
     # A multi-valued attribute that is also an SKU dimension (a measure) takes the chosen option's value, so the
     # task never asks for "115pcs" and "45pcs" of one product at once.
-    attributes = [{key: [option[key] if option.get(key) in values else rng.choice(values)]}
-                  for key, values in product.attributes.items() if values and rng.random() < 0.5]
+    attributes = []
+    for key, values in product.attributes.items():
+        if values and rng.random() < 0.5:
+            value = option[key] if option.get(key) in values else rng.choice(values)
+            if sayable(key, value):
+                attributes.append({key: [value]})
     target.attributes = attributes or None
     services = [s for s in product.service if rng.random() < 0.5]
     target.service = services or None
@@ -79,91 +105,194 @@ def _price_constraint(price: float, rng: random.Random) -> PriceConstraint:
     return {"less than": [0, high]}
 
 
-def price_filters(target: Target) -> dict:
-    """The find_product filters a shopper would set from the target's stated price and services."""
-    filters: dict = {}
-    for constraint in target.price or []:
-        (mode, (low, high)), = constraint.items()
-        if mode in ("greater than", "between"):
-            filters["price_min"] = low
-        if mode in ("less than", "between"):
-            filters["price_max"] = high
-    if target.service:
-        filters["services"] = tuple(target.service)
-    return filters
+# --- telling the gold from a rival -------------------------------------------------------------------------------
+
+ROUND_STEPS = (100, 50, 10, 5, 1)
 
 
-# --- words -------------------------------------------------------------------------------------------------------
-
-def product_phrase(product: Product) -> str:
-    """How a shopper names the product: its title, shortened, for two products in five without the brand (chosen by
-    the product id, so the search a task was checked with can be rebuilt from the task alone)."""
-    title = re.sub(r"[\(\[（【].*?[\)\]）】]", " ", product.title)
-    words = title.split()
-    drop_brand = zlib.crc32(product.product_id.encode()) % 5 < 2
-    if product.brand and words and words[0].lower() == product.brand.split()[0].lower() and drop_brand:
-        words = words[len(product.brand.split()):] or words
-    return " ".join(words[:MAX_QUERY_TITLE_WORDS])
-
-
-def search_for(target: Target, product: Product) -> tuple[str, dict]:
-    """The find_product search (text, filters) built from what a task says about the target: the check that
-    decided the task was solvable, rebuildable by anyone holding the task and the catalog."""
-    return describe(target, product)[1], price_filters(target)
-
-
-def describe(target: Target, product: Product) -> tuple[str, str]:
-    """(words naming the product and its stated constraints, the search text a shopper would type)."""
-    phrase = product_phrase(product)
-    clauses, search_words = [], [phrase]
-    for option in target.sku_options or []:
-        clauses.append(", ".join(_option_words(key, value) for key, value in option.items()))
-        search_words.extend(option.values())
-    stated = {(k, v) for option in target.sku_options or [] for k, v in option.items()}
-    for attribute in target.attributes or []:
-        for key, values in attribute.items():
-            if (key, values[0]) not in stated:
-                clauses.append(_attribute_words(key, values[0]))
-                search_words.append(values[0])
-    clauses.extend(SERVICE_WORDS[s] for s in target.service or [])
-    for constraint in target.price or []:
-        clauses.append(_price_words(constraint))
-    text = phrase if not clauses else f"{phrase}, " + ", ".join(clauses)
-    return text, " ".join(search_words)
+def sharpen(target: Target, gold: Product, rival: Product, rng: random.Random, *,
+            with_price: bool = True) -> Target | None:
+    """The target with one more constraint that the gold meets and the rival does not; None when none exists."""
+    ways = []
+    if with_price and rival.price != gold.price:
+        bounded = _price_bound(target, gold.price, rival.price)
+        if bounded is not None:
+            ways.append(target.model_copy(update={"price": [bounded]}))
+    for service in gold.service:
+        if service not in rival.service and service not in (target.service or []):
+            ways.append(target.model_copy(update={"service": [*(target.service or []), service]}))
+    stated = target_pairs(target)
+    stated_keys = {k for k, _ in stated}
+    rival_page = rival.model_dump()
+    for key, values in gold.attributes.items():
+        if len(values) == 1 and key not in stated_keys and sayable(key, values[0]) \
+                and not pairs_ok(rival_page, stated | {(key, values[0])}):
+            ways.append(target.model_copy(update={"attributes": [*(target.attributes or []), {key: [values[0]]}]}))
+    if not target.sku_options:
+        for option in gold.sku_options.values():
+            pairs = set(option.items())
+            if all(sayable(k, v) for k, v in pairs) and not any(k in stated_keys for k in option) \
+                    and pairs_ok(gold.model_dump(), stated | pairs) and not pairs_ok(rival_page, stated | pairs):
+                ways.append(target.model_copy(update={"sku_options": [dict(option)]}))
+    return rng.choice(ways) if ways else None
 
 
-def _option_words(key: str, value: str) -> str:
-    if key in COLOR_KEYS:
-        return f"in {value}"
-    if key == "size":
-        return f"in size {value}"
-    return f"{key.replace('_', ' ')} {value}"
+def _price_bound(target: Target, price: float, rival: float) -> PriceConstraint | None:
+    """The stated price range narrowed to a round bound between the gold's price and the rival's."""
+    (mode, (low, high)), = (target.price or [{"none": [None, None]}])[0].items()
+    low = low if mode in ("greater than", "between") else None
+    high = high if mode in ("less than", "between") else None
+    if rival > price:
+        bound = next((b for step in ROUND_STEPS if price <= (b := math.ceil(rival / step) * step - step) < rival),
+                     None)
+        if bound is None or (high is not None and high <= bound):
+            return None
+        high = bound
+    else:
+        bound = next((b for step in ROUND_STEPS if rival < (b := math.floor(rival / step) * step + step) <= price),
+                     None)
+        if bound is None or (low is not None and low >= bound):
+            return None
+        low = bound
+    if low is not None and high is not None:
+        return {"between": [low, high]}
+    if high is not None:
+        return {"less than": [0, high]}
+    return {"greater than": [low, None]}
 
 
-def _attribute_words(key: str, value: str) -> str:
-    if key.endswith("material"):
-        return f"made of {value}"
-    if key == "brand":
-        return f"from the brand {value}"
-    return f"{key.replace('_', ' ')}: {value}"
+# --- writing and checking a task ---------------------------------------------------------------------------------
+
+def compose(intent: Intent, texts: list[str], rng: random.Random, voucher: Voucher | None = None) -> str:
+    """The whole instruction around the items' texts, often after a sentence of context."""
+    context = rng.choice(CONTEXTS) + " " if rng.random() < CONTEXT_RATE else ""
+    return context + _request(intent, texts, rng, voucher)
 
 
-def _price_words(constraint: PriceConstraint) -> str:
-    (mode, (low, high)), = constraint.items()
-    if mode == "greater than":
-        return f"priced above {low:g} pesos"
-    if mode == "between":
-        return f"priced between {low:g} and {high:g} pesos"
-    return f"under {high:g} pesos"
+def _request(intent: Intent, texts: list[str], rng: random.Random, voucher: Voucher | None) -> str:
+    if intent == "product":
+        text = texts[0]
+        form = rng.randrange(3)
+        if form == 0:
+            return f"{rng.choice(OPENERS)} {text}."
+        if form == 1:
+            return f"{text[:1].upper()}{text[1:]}. {rng.choice(CLOSINGS)}"
+        return f"Hi! {rng.choice(OPENERS)} {text}."
+    listed = "\n".join(f"({n}) {text}{';' if n < len(texts) else '.'}" for n, text in enumerate(texts, start=1))
+    if intent == "shop":
+        return f"{rng.choice(SHOP_OPENERS)}:\n{listed}\n{rng.choice(SHOP_CLOSINGS)}"
+    assert voucher is not None
+    body = f"{rng.choice(OPENERS)} {texts[0]}." if len(texts) == 1 else f"{rng.choice(VOUCHER_OPENERS)}:\n{listed}"
+    return f"{body}\n\n{voucher_text(voucher)}"
 
 
-def _found(finder: Finder, search: str, filters: dict, product_id: str) -> bool:
-    return product_id in finder(search, filters)
+def build_task(intent: Intent, chosen: list[Product], targets: list[Target], rng: random.Random, tools: Tools,
+               voucher: Voucher | None = None) -> tuple[str, list[Target]] | None:
+    """(query, targets) once the instruction states its constraints exactly, the heuristic solves it and no rival
+    of the same kind meets everything stated ahead of the gold; None when that cannot be reached."""
+    targets = list(targets)
+    phrases = [product_phrase(p, rng) for p in chosen]
+    for _ in range(SHARPEN_ROUNDS):
+        query = _write(intent, chosen, targets, phrases, rng, voucher)
+        if query is None:
+            return None
+        task = ShoppingTask(task_id="check", task_set="check", intent=intent, task_index=0, query=query,
+                            targets=targets, voucher=voucher)
+        played = play(heuristic_script(query), tools.call)
+        wrong = _first_wrong(task, played.recommended, chosen, tools)
+        if wrong is None and played.steps <= MAX_STEPS:
+            wrong = _naive_rival(query, chosen, targets, tools)
+            if wrong is None:
+                return query, targets
+        if wrong is None or wrong[1] is None:
+            return None
+        position, rival = wrong
+        sharper = sharpen(targets[position], chosen[position], rival, rng, with_price=intent != "voucher")
+        if sharper is None:
+            return None
+        targets[position] = sharper
+    return None
+
+
+def _write(intent: Intent, chosen: list[Product], targets: list[Target], phrases: list[str], rng: random.Random,
+           voucher: Voucher | None) -> str | None:
+    for _ in range(WRITE_TRIES):
+        texts = [item_text(t, p, phrase, rng) for t, p, phrase in zip(targets, chosen, phrases, strict=True)]
+        query = compose(intent, texts, rng, voucher)
+        reading = read_instruction(query)
+        if len(reading.items) == len(targets) and all(
+                stated_exactly(t, spec) for t, spec in zip(targets, reading.items, strict=True)) \
+                and not any(t.product_id in query for t in targets):
+            return query
+    return None
+
+
+def _first_wrong(task: ShoppingTask, recommended: str | None, chosen: list[Product],
+                 tools: Tools) -> tuple[int, Product | None] | None:
+    """The first position whose pick the scorer would not provably accept (None: all provably accepted)."""
+    if recommended is None:
+        return 0, None
+    ids = recommended.split(",")
+    if len(ids) < len(task.targets):
+        return len(ids), None
+    found = tools.get(ids[:len(task.targets)])
+    for position, (target, gold) in enumerate(zip(task.targets, chosen, strict=True)):
+        pick = found.get(ids[position])
+        if pick is None or not equivalent(pick, gold, target, task.intent):
+            return position, pick
+    picks = [found[i] for i in ids[:len(task.targets)]]
+    if task.intent == "shop" and len({p.shop_id for p in picks}) != 1:
+        return 0, None
+    if task.voucher is not None and not within_budget([p.price for p in picks], [p.shop_id for p in picks],
+                                                      task.voucher):
+        return 0, None
+    return None
+
+
+def _naive_rival(query: str, chosen: list[Product], targets: list[Target],
+                 tools: Tools) -> tuple[int, Product] | None:
+    """A product of the gold's kind that the raw text of an item puts first and that meets everything stated."""
+    reading = read_instruction(query)
+    for position, text in enumerate(reading.raw_items[:len(targets)]):
+        cards = records_in(tools.call("find_product", {"q": text, "page": 1}))
+        if not cards or cards[0]["product_id"] == chosen[position].product_id:
+            continue
+        first = tools.get([str(cards[0]["product_id"])]).get(str(cards[0]["product_id"]))
+        if first is not None and first.category == chosen[position].category and meets(first, targets[position]):
+            return position, first
+    return None
+
+
+# --- competition -------------------------------------------------------------------------------------------------
+
+MIN_RIVALS = 8
+"""A target needs at least this many near-duplicates in the catalog (same category, mostly the same title words)."""
+RIVAL_OVERLAP = 0.6
+
+
+def contested(products: list[Product], minimum: int = MIN_RIVALS) -> list[Product]:
+    """The products with at least `minimum` near-duplicates: only those make targets, so every task's gold has
+    rivals of its kind (other brand, size, colour, shop, price, services) that the stated constraints tell apart."""
+    by_category: dict[str, list[tuple[Product, frozenset[str]]]] = defaultdict(list)
+    for product in products:
+        by_category[product.category].append((product, frozenset(product.title.lower().split())))
+    kept = []
+    for group in by_category.values():
+        for product, words in group:
+            rivals = 0
+            for other, other_words in group:
+                if other is not product and len(words & other_words) >= RIVAL_OVERLAP * len(words | other_words):
+                    rivals += 1
+                    if rivals >= minimum:
+                        kept.append(product)
+                        break
+    order = {p.product_id: n for n, p in enumerate(products)}
+    return sorted(kept, key=lambda p: order[p.product_id])
 
 
 # --- product intent ----------------------------------------------------------------------------------------------
 
-def product_tasks(products: list[Product], count: int, rng: random.Random, finder: Finder) -> list[tuple[str, list]]:
+def product_tasks(products: list[Product], count: int, rng: random.Random, tools: Tools) -> list[tuple[str, list]]:
     """Product-finder tasks: (query, [target])."""
     tasks: list[tuple[str, list]] = []
     used: set[str] = set()
@@ -173,18 +302,16 @@ def product_tasks(products: list[Product], count: int, rng: random.Random, finde
         product = rng.choice(products)
         if product.product_id in used:
             continue
-        target = draw_target(product, rng)
-        text, search = describe(target, product)
-        if not _found(finder, search, price_filters(target), product.product_id):
-            continue
-        used.add(product.product_id)
-        tasks.append((f"{rng.choice(OPENERS)} {text}.", [target]))
+        built = build_task("product", [product], [draw_target(product, rng)], rng, tools)
+        if built is not None:
+            used.add(product.product_id)
+            tasks.append(built)
     return tasks
 
 
 # --- shop intent -------------------------------------------------------------------------------------------------
 
-def shop_tasks(products: list[Product], count: int, rng: random.Random, finder: Finder) -> list[tuple[str, list]]:
+def shop_tasks(products: list[Product], count: int, rng: random.Random, tools: Tools) -> list[tuple[str, list]]:
     """Multi-product seller tasks: 2–4 targets from one shop, named in order."""
     shops = _by_shop(products, minimum=2)
     tasks: list[tuple[str, list]] = []
@@ -193,17 +320,9 @@ def shop_tasks(products: list[Product], count: int, rng: random.Random, finder: 
             break
         items = shops[rng.choice(sorted(shops))]
         chosen = rng.sample(items, rng.randint(2, min(4, len(items))))
-        described = []
-        for product in chosen:
-            target = draw_target(product, rng)
-            text, search = describe(target, product)
-            if not _found(finder, search, price_filters(target), product.product_id):
-                break
-            described.append((target, text))
-        else:
-            items_text = "; ".join(f"({n}) {text}" for n, (_, text) in enumerate(described, start=1))
-            query = f"{rng.choice(SHOP_OPENERS)} these items: {items_text}. The shop should sell all these products."
-            tasks.append((query, [t for t, _ in described]))
+        built = build_task("shop", chosen, [draw_target(p, rng) for p in chosen], rng, tools)
+        if built is not None:
+            tasks.append(built)
     return tasks
 
 
@@ -218,7 +337,7 @@ def _by_shop(products: Iterable[Product], minimum: int) -> dict[str, list[Produc
 # --- voucher intent ----------------------------------------------------------------------------------------------
 
 def voucher_tasks(products: list[Product], count: int, rng: random.Random,
-                  finder: Finder) -> list[tuple[str, list, Voucher]]:
+                  tools: Tools) -> list[tuple[str, list, Voucher]]:
     """Coupon & budget tasks: 1–4 targets, no price constraints, a platform or shop voucher and a budget."""
     shops = _by_shop(products, minimum=1)
     tasks: list[tuple[str, list, Voucher]] = []
@@ -241,17 +360,10 @@ def voucher_tasks(products: list[Product], count: int, rng: random.Random,
         voucher = draw_voucher(prices, shop_ids, voucher_type, rng)
         if not within_budget(prices, shop_ids, voucher):
             continue
-        described = []
-        for product in chosen:
-            target = draw_target(product, rng, with_price=False)
-            text, search = describe(target, product)
-            if not _found(finder, search, price_filters(target), product.product_id):
-                break
-            described.append((target, text))
-        else:
-            items_text = _join_items([text for _, text in described])
-            query = f"{rng.choice(OPENERS)} {items_text}.\n\n{voucher_text(voucher)}"
-            tasks.append((query, [t for t, _ in described], voucher))
+        targets = [draw_target(p, rng, with_price=False) for p in chosen]
+        built = build_task("voucher", chosen, targets, rng, tools, voucher)
+        if built is not None:
+            tasks.append((*built, voucher))
     return tasks
 
 
@@ -287,12 +399,6 @@ def voucher_text(voucher: Voucher) -> str:
             f"2. It is valid only when the total price of the products exceeds `{voucher.threshold:g}`.\n3. {discount}")
 
 
-def _join_items(texts: list[str]) -> str:
-    if len(texts) == 1:
-        return texts[0]
-    return "; ".join(texts[:-1]) + f"; and also {texts[-1]}"
-
-
 # --- assembling a task set -----------------------------------------------------------------------------------------
 
 def assemble(intent: Intent, rows: list[tuple], task_set: str) -> list[ShoppingTask]:
@@ -307,14 +413,16 @@ def assemble(intent: Intent, rows: list[tuple], task_set: str) -> list[ShoppingT
     return tasks
 
 
-def generate_tasks(products: list[Product], *, seed: int, per_intent: int, finder: Finder,
+def generate_tasks(products: list[Product], *, seed: int, per_intent: int, tools: Tools,
                    task_set: str = "generated") -> dict[Intent, list[ShoppingTask]]:
-    """Product, shop and voucher task sets (knowledge tasks come with their corpus from knowledge.py)."""
+    """Product, shop and voucher task sets (knowledge tasks come with their corpus from knowledge.py), with targets
+    drawn from the contested products."""
+    products = contested(products)
     return {
-        "product": assemble("product", product_tasks(products, per_intent, random.Random(seed * 4 + 1), finder),
+        "product": assemble("product", product_tasks(products, per_intent, random.Random(seed * 4 + 1), tools),
                             task_set),
-        "shop": assemble("shop", shop_tasks(products, per_intent, random.Random(seed * 4 + 2), finder), task_set),
-        "voucher": assemble("voucher", voucher_tasks(products, per_intent, random.Random(seed * 4 + 3), finder),
+        "shop": assemble("shop", shop_tasks(products, per_intent, random.Random(seed * 4 + 2), tools), task_set),
+        "voucher": assemble("voucher", voucher_tasks(products, per_intent, random.Random(seed * 4 + 3), tools),
                             task_set),
     }
 
