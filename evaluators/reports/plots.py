@@ -13,7 +13,7 @@ is visible as "0.00", not as a missing bar), and an error bar only where there i
 
 from __future__ import annotations
 
-import textwrap
+import re
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +30,12 @@ KIND_COLOURS = {
 KIND_HATCH = {"human": "//", "baseline": "..", "model": None, "mcp-client": "\\\\"}
 VALUE_COLUMN = 1.03
 """Data x where each bar's value is written (right of the [0, 1] range, so labels never sit on bars or intervals)."""
-LABEL_WIDTH = 38
-"""Group labels longer than this are wrapped onto two lines (Shopping MMLU task names)."""
+LABEL_WIDTH = 40
+"""Group labels longer than this are wrapped onto two lines (Shopping MMLU task names), at "_", "-" or spaces."""
+LABEL_CHAR_IN = 0.068
+"""Approximate width in inches of one character of an 8-point tick label (sizes the label margin)."""
+SUPTITLE_IN = 0.32
+"""Height added to the figure for its title, in inches."""
 
 
 def _pyplot() -> Any:
@@ -43,12 +47,42 @@ def _pyplot() -> Any:
     return plt
 
 
-def _label(text: str) -> str:
-    if len(text) <= LABEL_WIDTH:
+def _label(text: str, width: int = LABEL_WIDTH) -> str:
+    """At most two lines of `width` characters, broken after "_", "-" or a space (never inside a word, unless one
+    word is longer than a line); what does not fit ends in "…"."""
+    if len(text) <= width:
         return text
-    lines = textwrap.wrap(text.replace("_", "_\u200b"), LABEL_WIDTH)
-    lines = [line.replace("\u200b", "") for line in lines]
-    return "\n".join(lines[:2]) + ("…" if len(lines) > 2 else "")
+    lines = [""]
+    for piece in re.split(r"(?<=[_\s-])", text):
+        while len(piece) > width:  # a single word longer than a line
+            if lines[-1]:
+                lines.append("")
+            lines[-1], piece = piece[:width], piece[width:]
+            lines.append("")
+        if lines[-1] and len(lines[-1]) + len(piece.rstrip()) > width:
+            lines.append("")
+        lines[-1] += piece
+    lines = [line.rstrip() for line in lines if line.strip()]
+    if len(lines) > 2:
+        lines = [lines[0], lines[1][: width - 1] + "…"]
+    return "\n".join(lines)
+
+
+def _label_layout(labels: list[str]) -> tuple[float, float]:
+    """(inches per row, inches for the label margin) for these y labels: rows are taller where a label wraps, so
+    two-line labels never touch their neighbours."""
+    wrapped = [_label(label) for label in labels]
+    two_lines = any("\n" in label for label in wrapped)
+    longest = max((len(line) for label in wrapped for line in label.split("\n")), default=0)
+    return (0.36 if two_lines else 0.27), LABEL_CHAR_IN * longest + 0.3
+
+
+def _band_rows(axes: Any, count: int) -> None:
+    """Shade every other row when there are many, so a row can be followed across panels (57 Shopping MMLU tasks)."""
+    if count < 8:
+        return
+    for row in range(1, count, 2):
+        axes.axhspan(row - 0.5, row + 0.5, color="#f0f0f0", zorder=0, linewidth=0)
 
 
 def _colour(kind: str, index: int) -> str:
@@ -98,12 +132,20 @@ def _draw_bars(axes: Any, positions: list[float], values: list[float | None], in
 
 def rate_panels(runs: list[ScoredRun], metric: str, path: Path) -> Path:
     """One panel per run: the metric per group (intent / task) with its interval, groups down the y axis."""
+    figure = rate_figure(runs, metric)
+    figure.savefig(path, dpi=110)
+    _pyplot().close(figure)
+    return path
+
+
+def rate_figure(runs: list[ScoredRun], metric: str) -> Any:
+    """The figure `rate_panels` writes (a matplotlib Figure, for callers that lay it out further or check it)."""
     plt = _pyplot()
     runs = kind_order(runs)
     groups = _plot_groups(runs, metric)
-    height_in = max(2.6, 0.28 * len(groups) + 1.6)
-    width_in = min(4.2 * len(runs), 18) + (2.6 if max((len(_label(g).split("\n")[0]) for g in groups), default=0) > 20
-                                           else 1.0)
+    row_in, label_in = _label_layout(groups)
+    height_in = max(2.6, row_in * len(groups) + 1.4 + SUPTITLE_IN)
+    width_in = min(4.2 * len(runs), 18) + label_in
     figure, axes_list = plt.subplots(1, len(runs), figsize=(width_in, height_in), sharey=True, squeeze=False)
     positions = list(range(len(groups)))
     for axes, run, colour in zip(axes_list[0], runs, _colours(runs), strict=True):
@@ -115,6 +157,7 @@ def rate_panels(runs: list[ScoredRun], metric: str, path: Path) -> Path:
             values.append(None if row is None else row.value)
             intervals.append(wilson.get(group) or (Interval(value=row.value, low=row.low, high=row.high, n=row.n)
                                                    if row is not None else None))
+        _band_rows(axes, len(groups))
         _draw_bars(axes, positions, values, intervals, 0.7, colour, KIND_HATCH.get(run.kind))
         overall = rows.get("overall")
         if run.coverage is not None and not run.coverage.complete:
@@ -130,15 +173,19 @@ def rate_panels(runs: list[ScoredRun], metric: str, path: Path) -> Path:
         axes.set_xlabel(metric)
     first = axes_list[0][0]
     first.set_yticks(positions, [_label(g) for g in groups], fontsize=8)
-    first.invert_yaxis()
-    binary = any(_wilson_by_group(run, metric) for run in runs)
-    interval_kind = "Wilson 95% interval (binary success per task)" if binary else "95% bootstrap interval over tasks"
+    first.set_ylim(len(groups) - 0.5, -0.5)  # first group on top, no empty rows above or below
+    binary = [set(_wilson_by_group(run, metric)) & set(groups) for run in runs]
+    if all(found == set(groups) for found in binary):
+        interval_kind = "Wilson 95% interval (binary success per task)"
+    elif any(binary):
+        interval_kind = "Wilson 95% interval where success is binary per task, else 95% bootstrap over tasks"
+    else:
+        interval_kind = "95% bootstrap interval over tasks"
     benchmark = runs[0].result.benchmark
-    figure.suptitle(f"{benchmark}: {metric} per group, with {interval_kind}", fontsize=9)
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-    return path
+    figure.suptitle(f"{benchmark}: {metric} per group, with {interval_kind}", fontsize=9, y=1 - 0.08 / height_in,
+                    va="top")
+    figure.tight_layout()  # it keeps the title (placed in inches from the top) clear of the panel titles
+    return figure
 
 
 def _shared_tasks(runs: list[ScoredRun], metric: str) -> set[str]:
@@ -201,6 +248,14 @@ def humans_vs_models(runs: list[ScoredRun], path: Path) -> Path:
 
 def paired_differences(comparisons: list[Comparison], path: Path, metric: str | None = None) -> Path:
     """One panel per pair of runs: A − B per group and overall, with the paired bootstrap 95% interval."""
+    figure = paired_figure(comparisons, metric)
+    figure.savefig(path, dpi=110)
+    _pyplot().close(figure)
+    return path
+
+
+def paired_figure(comparisons: list[Comparison], metric: str | None = None) -> Any:
+    """The figure `paired_differences` writes."""
     plt = _pyplot()
     panels = []
     for comparison in comparisons:
@@ -211,12 +266,14 @@ def paired_differences(comparisons: list[Comparison], path: Path, metric: str | 
         raise ValueError("no comparison holds the metric to plot")
     groups = list(dict.fromkeys(g.group for _, m in panels for g in m.groups))
     labels = [*groups, "overall"]
-    figure, axes_list = plt.subplots(1, len(panels), figsize=(min(4.6 * len(panels), 18) + 1.6,
-                                                              max(2.6, 0.3 * len(labels) + 1.8)),
+    row_in, label_in = _label_layout(labels)
+    figure, axes_list = plt.subplots(1, len(panels), figsize=(min(4.6 * len(panels), 18) + label_in,
+                                                              max(2.6, row_in * len(labels) + 1.8)),
                                      sharey=True, squeeze=False)
     for axes, (comparison, chosen) in zip(axes_list[0], panels, strict=True):
         by_group = {g.group: g for g in chosen.groups}
         by_group["overall"] = chosen.overall
+        _band_rows(axes, len(labels))
         axes.axvline(0, color="black", linewidth=0.8)
         for y, label in enumerate(labels):
             found = by_group.get(label)
@@ -240,9 +297,7 @@ def paired_differences(comparisons: list[Comparison], path: Path, metric: str | 
                        fontsize=8)
     first = axes_list[0][0]
     first.set_yticks(range(len(labels)), [_label(g) for g in labels], fontsize=8)
-    first.invert_yaxis()
+    first.set_ylim(len(labels) - 0.5, -0.5)
     figure.tight_layout()
     figure.subplots_adjust(wspace=0.75)
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-    return path
+    return figure
