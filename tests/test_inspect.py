@@ -135,3 +135,22 @@ def test_intentionqa_inspect_task_scores_scripted_answers_as_shopbench_score(tmp
     for task, value in shop.summary["tasks"].items():
         if value is not None:
             assert metrics[f"task:{task}"].value == pytest.approx(value)
+
+
+@pytest.mark.parametrize(("task", "benchmark"), [("shopbench/shopping_mmlu", "shopping-mmlu"),
+                                                 ("shopbench/session_intent", "session-intent")])
+def test_other_question_benchmarks_score_in_inspect_as_in_shopbench(tmp_path, task, benchmark):
+    run = tmp_path / "run"
+    replies = ["A", "B", "1", "yes", "C. because", "no"]
+
+    def answer(messages: list[Any], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
+        return _text(replies[sum(map(ord, messages[-1].text)) % len(replies)])
+
+    [log] = inspect_eval(task, model=get_model("mockllm/model", custom_outputs=answer), limit=6,
+                         task_args={"runs": str(run)}, log_dir=str(tmp_path / "logs"), display="none")
+    assert log.status == "success", log.error
+    shop = score_run(run)
+    assert shop.benchmark == benchmark and len(shop.scores) == 6
+    values = {str(sample.id): sample.scores[f"{benchmark}_score"].value for sample in log.samples}
+    assert values == {item: float(score.score or 0.0) for item, score in shop.scores.items()}
+    assert log.results.scores[0].metrics["overall"].value == pytest.approx(shop.summary["overall"])
