@@ -129,17 +129,18 @@ def register_question(
     """Class decorator registering a `QuestionBenchmark` (name, promptings and item schema read from the class)."""
 
     def decorate(cls: type[T]) -> type[T]:
-        schema = getattr(cls, "item_schema", None)
+        benchmark: Any = cls  # a QuestionBenchmark class: name, promptings and item_schema are class attributes
+        schema = getattr(benchmark, "item_schema", None)
         register(
             BenchmarkSpec(
-                name=cls.name,
+                name=benchmark.name,
                 kind="qa",
                 loader=f"{cls.__module__}:{cls.__qualname__}",
                 item_schema=f"{schema.__module__}:{schema.__qualname__}" if schema is not None else "",
                 scorer=scorer,
                 primary_metric=primary_metric,
                 help=help,
-                promptings=tuple(cls.promptings),
+                promptings=tuple(benchmark.promptings),
                 default_items=default_items,
                 group=group,
                 scores_failed_calls=scores_failed_calls,

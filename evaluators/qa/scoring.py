@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.jsonl import DataFileError, read_jsonl
 from benchmarks.qa import ItemScore, QuestionBenchmark, check_prompting, items_path
 from benchmarks.registry import get_benchmark, resolve
+from evaluators.predictions import read_qa_predictions
 from evaluators.qa.scorers import OutputScorer
 from evaluators.scoring import MetricRow, ScoreOptions
 from evaluators.stats import bootstrap_ci
@@ -69,7 +69,7 @@ class QAScoreResult:
 
     def episode_success(self) -> dict[str, bool]:
         return {
-            episode: bool(self.scores[item].score is not None and self.scores[item].score >= 1.0)
+            episode: (self.scores[item].score or 0.0) >= 1.0
             for item, episode in self.episodes.items()
             if item in self.scores
         }
@@ -106,14 +106,7 @@ class QAScorer:
     def score_predictions(self, predictions: Path, options: ScoreOptions) -> QAScoreResult:
         items = self.questions.load(options.items)
         known = {self.questions.item_id(item) for item in items}
-        outputs: dict[str, Any] = {}
-        for number, record in read_jsonl(predictions):
-            if not isinstance(record, dict) or "id" not in record or "output" not in record:
-                raise DataFileError(predictions, number, 'expected {"id": ..., "output": "<raw model text>"}')
-            item_id = str(record["id"])
-            if item_id not in known:
-                raise DataFileError(predictions, number, f"id {item_id!r} is not an item of the given --items")
-            outputs[item_id] = record["output"]
+        outputs: dict[str, Any] = dict(read_qa_predictions(predictions, known))
         prompting = options.prompting or self.questions.promptings[0]
         return self._score(items, outputs, prompting, options, {"unanswered": len(known - set(outputs))})
 

@@ -210,7 +210,7 @@ class _AgentPlayer(_Player):
 class _QuestionPlayer(_Player):
     def __init__(self, config: RunConfig, spec: BenchmarkSpec) -> None:
         from benchmarks.qa import BASELINES
-        from evaluators.qa.answer import BaselineAnswerer, Decoding, ModelAnswerer
+        from evaluators.qa.answer import Answerer, BaselineAnswerer, Decoding, ModelAnswerer
 
         if config.model == "oracle":
             raise RunOptionError(f"the oracle plays agentic benchmarks only; {spec.name} has the random and "
@@ -221,6 +221,7 @@ class _QuestionPlayer(_Player):
         self.decoding = Decoding(temperature=config.temperature, max_tokens=config.max_tokens, top_p=config.top_p,
                                  seed=config.seed)
         self.prepared = None
+        self.answerer: Answerer
         if config.model in BASELINES:
             self.answerer = BaselineAnswerer(config.model, spec.questions(), config.items, self.prompting,
                                              config.seed)
