@@ -27,11 +27,24 @@ NAMESPACE = "shopbench"
 
 
 def _name(short: str) -> str:
-    """The registered name: Inspect prefixes the top-level package of an installed module itself; a module run from
-    a checkout (or an editable install) is not prefixed, so the namespace is written here."""
+    """The registered name. Inspect prefixes the top-level package of a module installed in site-packages itself
+    (here that is "evaluators", see `_alias`); a module run from a checkout or an editable install is not prefixed,
+    so the namespace is written here."""
     from inspect_ai._util.package import get_installed_package_name
 
-    return short if get_installed_package_name(_name) == NAMESPACE else f"{NAMESPACE}/{short}"
+    return short if get_installed_package_name(_name) is not None else f"{NAMESPACE}/{short}"
+
+
+def _alias(function: Any, short: str) -> Any:
+    """Make `shopbench/<short>` find the task when Inspect registered it under another package's namespace (a
+    site-packages install names it "evaluators/<short>"). Inspect has no public call for a second name, so the entry
+    goes into its registry table directly."""
+    from inspect_ai._util import registry
+
+    wanted = f"{NAMESPACE}/{short}"
+    if registry.registry_info(function).name != wanted:
+        registry._registry.setdefault(registry.registry_key("task", wanted), function)  # noqa: SLF001
+    return function
 
 
 def shoppingbench_task(
@@ -42,8 +55,9 @@ def shoppingbench_task(
     runs: str | None = None,
     embedder: str | None = None,
 ) -> Task:
-    runs_dir = Path(runs) if runs else default_runs_dir("shoppingbench")
-    server, suites = shared_server("shoppingbench", runs_dir, world=world, task_set=task_set, max_steps=max_steps)
+    runs_dir = (Path(runs) if runs else default_runs_dir("shoppingbench")).resolve()  # Inspect may chdir
+    world_dir = None if world is None else Path(world).expanduser().resolve()
+    server, suites = shared_server("shoppingbench", runs_dir, world=world_dir, task_set=task_set, max_steps=max_steps)
     [suite] = suites
     reason = suite.unavailable_reason()
     if reason:
@@ -69,8 +83,9 @@ def shoppingbench_task(
 
 def question_task(benchmark: str, items: str | None = None, prompting: str | None = None,
                   runs: str | None = None) -> Task:
-    runs_dir = Path(runs) if runs else default_runs_dir(benchmark)
-    server, suites = shared_server(benchmark, runs_dir, items=items, prompting=prompting)
+    runs_dir = (Path(runs) if runs else default_runs_dir(benchmark)).resolve()
+    items_path = None if items is None else str(Path(items).expanduser().resolve())
+    server, suites = shared_server(benchmark, runs_dir, items=items_path, prompting=prompting)
     [suite] = suites
     samples = []
     for listing in suite.listings():
@@ -83,7 +98,7 @@ def question_task(benchmark: str, items: str | None = None, prompting: str | Non
     return Task(
         dataset=MemoryDataset(samples, name=f"{benchmark}-{suite.task_set}"),
         solver=answer_question(server, suite),
-        scorer=qa_score(benchmark, items, chosen),
+        scorer=qa_score(benchmark, items_path, chosen),
         metadata={"shopbench_run_dir": str(runs_dir), "benchmark": benchmark, "prompting": chosen},
     )
 
@@ -118,3 +133,8 @@ def shopping_mmlu(items: str | None = None, prompting: str | None = None, runs: 
 def session_intent(items: str | None = None, prompting: str | None = None, runs: str | None = None) -> Task:
     """SessionIntentBench (bundled items, or an items file): accuracy and macro-F1 per task."""
     return question_task("session-intent", items, prompting, runs)
+
+
+for _function, _short in ((shoppingbench, "shoppingbench"), (intentionqa, "intentionqa"),
+                          (shopping_mmlu, "shopping_mmlu"), (session_intent, "session_intent")):
+    _alias(_function, _short)
