@@ -102,8 +102,10 @@ def test_inspect_scores_equal_shopbench_score_and_epochs_give_pass_k(default_wor
         assert agent.details["inspect_sample_id"] == trajectory.start.task_id
         assert agent.details["inspect_epoch"] == trajectory.start.epoch
         assert trajectory.end is not None and trajectory.end.status == "terminated"
+        assert all(step.usage is not None and step.usage.input_tokens == 10 for step in trajectory.steps)
     partial = next(t for t in trajectories if t.start.task_id == "product-0001")
     assert partial.steps[0].malformed is not None and partial.steps[0].malformed.raw.startswith("Let me think")
+    assert [step.tool for step in partial.steps] == ["", "find_product", "recommend_product", "terminate"]
 
 
 def test_intentionqa_inspect_task_scores_scripted_answers_as_shopbench_score(tmp_path):

@@ -16,10 +16,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from inspect_ai.agent import AgentPrompt, AgentState, react
-from inspect_ai.model import ChatMessageAssistant, ChatMessageTool, ChatMessageUser, GenerateConfig
+from inspect_ai.agent import Agent, AgentPrompt, AgentState, react
+from inspect_ai.model import (
+    ChatMessageAssistant,
+    ChatMessageTool,
+    ChatMessageUser,
+    GenerateConfig,
+    ModelOutput,
+    get_model,
+)
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.tool import ToolDef, ToolError, ToolParams
+from inspect_ai.tool import Tool, ToolDef, ToolError, ToolParams
 
 from benchmarks.shoppingbench.agent_prompts import MALFORMED_NATIVE
 from benchmarks.shoppingbench.prompts import MCP_AGENT_INSTRUCTIONS
@@ -28,6 +35,7 @@ from mcp_server.episode_client import EpisodeClient
 from mcp_server.episodes import ensure_manifest
 from mcp_server.server import ShopbenchServer
 from mcp_server.suites import TaskSuite
+from mcp_server.trajectory import Usage
 
 STORE_EPISODE = "shopbench_episode_id"
 STORE_RUN = "shopbench_run_dir"
@@ -50,12 +58,47 @@ def _record_manifest(server: ShopbenchServer, suite: TaskSuite, model: str, **pa
     ensure_manifest(state.runs_dir, suite=suite, agent=agent, max_steps=state.max_steps, world=world)
 
 
-def _tool_defs(listed: list[Any], allowed: list[str], client: EpisodeClient) -> list[ToolDef]:
+class Turn:
+    """The model turn being played: its text (the step's thought) and usage go with the turn's first step, as
+    shopbench's own loop records them."""
+
+    def __init__(self) -> None:
+        self.thought: str | None = None
+        self.usage: Usage | None = None
+
+    def take(self) -> tuple[str | None, Usage | None]:
+        taken = self.thought, self.usage
+        self.thought = self.usage = None
+        return taken
+
+
+def _usage(output: ModelOutput) -> Usage:
+    usage = output.usage
+    return Usage(input_tokens=usage.input_tokens if usage else None,
+                 output_tokens=usage.output_tokens if usage else None,
+                 latency_s=round(output.time, 4) if output.time is not None else None)
+
+
+def _recording_model(turn: Turn) -> Agent:
+    """The evaluated model as react's `model`: one generate per turn, noting the turn's text and usage."""
+
+    async def generate(state: AgentState, tools: list[Tool]) -> AgentState:
+        output = await get_model().generate(state.messages, tools)
+        state.output = output
+        state.messages.append(output.message)
+        turn.thought, turn.usage = (output.message.text or None), _usage(output)
+        return state
+
+    return generate
+
+
+def _tool_defs(listed: list[Any], allowed: list[str], client: EpisodeClient, turn: Turn) -> list[ToolDef]:
     """Inspect tools for the episode's tools, declared with the server's schemas; each call is one episode step."""
 
     def make(name: str) -> Any:
         async def execute(**arguments: Any) -> str:
-            reply = await client.call(name, arguments)
+            thought, usage = turn.take()
+            reply = await client.call(name, arguments, thought=thought, usage=usage)
             if reply.is_error:
                 raise ToolError(reply.text)
             return reply.text
@@ -87,8 +130,10 @@ def shopping_agent(server: ShopbenchServer, suite: TaskSuite) -> Solver:
             state.store.set(STORE_EPISODE, started.episode_id)
             state.store.set(STORE_RUN, str(server.state.runs_dir))
 
+            turn = Turn()
+
             async def on_continue(agent_state: AgentState) -> bool | str:
-                await _record_unrunnable(agent_state, client)
+                await _record_unrunnable(agent_state, client, turn)
                 if client.over:
                     return False
                 if not agent_state.output.message.tool_calls:
@@ -98,7 +143,8 @@ def shopping_agent(server: ShopbenchServer, suite: TaskSuite) -> Solver:
             agent = react(
                 prompt=AgentPrompt(instructions=MCP_AGENT_INSTRUCTIONS, handoff_prompt=None, assistant_prompt=None,
                                    submit_prompt=None),
-                tools=_tool_defs(listed, started.tools, client),
+                tools=_tool_defs(listed, started.tools, client, turn),
+                model=_recording_model(turn),
                 submit=False,
                 on_continue=on_continue,
             )
@@ -111,7 +157,7 @@ def shopping_agent(server: ShopbenchServer, suite: TaskSuite) -> Solver:
     return solve
 
 
-async def _record_unrunnable(agent_state: AgentState, client: EpisodeClient) -> None:
+async def _record_unrunnable(agent_state: AgentState, client: EpisodeClient, turn: Turn) -> None:
     """Record the last turn's unrunnable parts as malformed steps: no tool call at all, or calls Inspect refused
     before they reached the server (arguments that fail the tool's schema)."""
     if client.over:
@@ -124,14 +170,16 @@ async def _record_unrunnable(agent_state: AgentState, client: EpisodeClient) -> 
     assert isinstance(assistant, ChatMessageAssistant)
     if not assistant.tool_calls:
         feedback = MALFORMED_NATIVE.format(problem=NO_CALL)
-        await client.malformed(assistant.text or "", NO_CALL, feedback)
+        thought, usage = turn.take()
+        await client.malformed(assistant.text or "", NO_CALL, feedback, usage=usage)
         return
     for message in messages[last + 1:]:
         if isinstance(message, ChatMessageTool) and message.error is not None and message.error.type == "parsing":
             call = next((c for c in assistant.tool_calls if c.id == message.tool_call_id), None)
             raw = json.dumps({"name": call.function, "arguments": call.arguments} if call else {}, default=str)
+            thought, usage = turn.take()
             await client.malformed(raw, message.error.message, message.error.message,
-                                   tool=call.function if call else None)
+                                   tool=call.function if call else None, thought=thought, usage=usage)
             if client.over:
                 return
 
