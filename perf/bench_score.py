@@ -5,6 +5,7 @@ The run is synthetic but shaped like a real one: each episode has 8 steps with t
 name the exact targets and the rest name another task's products, so about 60% of tasks need title embeddings.
 Scoring runs in a fresh Python process so imports and the model load are counted, as a user would see them: first
 with an empty embedding cache (every title encoded), then again as `shopbench report` or replay would re-score it.
+`python perf/bench_score.py N` repeats each N times and prints medians with the load average of each run.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import os
 import random
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -70,23 +72,39 @@ def build(root: Path) -> tuple[Path, Path]:
     return run, catalog_path
 
 
+def score_once(run: Path, catalog: Path, home: Path) -> tuple[float, float, str]:
+    """(wall s, CPU s, the script's line) of one scoring in a fresh process with SHOPBENCH_HOME=home."""
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(REPO), "SHOPBENCH_HOME": str(home)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", SCORE_SCRIPT, str(run), str(catalog)], env=env, cwd=REPO,
+                          capture_output=True, text=True, check=True)
+    elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu, done.stdout.strip()
+
+
 def main() -> None:
+    repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 1
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
         run, catalog = build(Path(tmp))
-        print(f"built 900 trajectories in {time.perf_counter() - started:.1f} s")
-        env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(REPO), "SHOPBENCH_HOME": str(Path(tmp) / "home")}
-        for label in ("cold (empty embedding cache)", "warm (second scoring of the run)"):
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            started = time.perf_counter()
-            done = subprocess.run([sys.executable, "-c", SCORE_SCRIPT, str(run), str(catalog)], env=env, cwd=REPO,
-                                  capture_output=True, text=True, check=True)
-            elapsed = time.perf_counter() - started
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-            print(f"{label}: {done.stdout.strip()}")
-            print(f"  score 900 trajectories in a fresh process: {elapsed:.2f} s wall, {cpu:.2f} s CPU "
-                  f"(target ≤ 10 s wall; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+        print(f"built 900 trajectories in {time.perf_counter() - started:.1f} s; {repeats} repeat(s), medians shown")
+        for label, fresh in (("cold (empty embedding cache)", True), ("warm (second scoring of the run)", False)):
+            walls, cpus, loads = [], [], []
+            for attempt in range(repeats):
+                home = Path(tmp) / (f"home-{attempt}" if fresh else "home-0")
+                loads.append(os.getloadavg()[0])
+                wall, cpu, line = score_once(run, catalog, home)
+                walls.append(wall)
+                cpus.append(cpu)
+            print(f"{label}: {line}")
+            print(f"  score 900 trajectories in a fresh process: median {statistics.median(walls):.2f} s wall "
+                  f"(all: {', '.join(f'{w:.1f}' for w in walls)}), median {statistics.median(cpus):.2f} s CPU "
+                  f"(target ≤ 10 s wall; 1-min load average {', '.join(f'{x:.1f}' for x in loads)} "
+                  f"on {os.cpu_count()} cores)")
+
 
 if __name__ == "__main__":
     main()
