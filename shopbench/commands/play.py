@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import getpass
+import re
 from pathlib import Path
 
 import typer
@@ -17,7 +18,9 @@ def register(app: typer.Typer) -> None:
                                       f"{', '.join(benchmark_names())}."),
         task: str | None = typer.Option(None, "--task", help="Task id to play (default: pick from a list)."),
         random_task: bool = typer.Option(False, "--random", help="Play a random task."),
-        player: str | None = typer.Option(None, "--player", help="Your name, recorded as the agent (kind human)."),
+        player: str | None = typer.Option(None, "--player", help="Your name, recorded as the agent (kind human). "
+                                          "Without it you are asked (in a terminal), or the OS user name is used "
+                                          "and shown."),
         runs: Path | None = typer.Option(None, "--runs", help="Run folder (default runs/human-<player>-<benchmark>)."),
         world: Path | None = typer.Option(None, "--world", help="World folder (default: the default world)."),
         tasks: str | None = typer.Option(None, "--tasks", help="ShoppingBench task set (default: the world's "
@@ -42,8 +45,9 @@ def register(app: typer.Typer) -> None:
 
         if task and random_task:
             raise typer.BadParameter("give --task or --random, not both", param_hint="--task/--random")
-        name = player or getpass.getuser()
-        runs_dir = runs or Path("runs") / f"human-{name}-{benchmark}"
+        name = player or ask_player_name()
+        folder_name = re.sub(r"[^\w.-]+", "-", name).strip("-") or "player"
+        runs_dir = runs or Path("runs") / f"human-{folder_name}-{benchmark}"
         try:  # what cannot be played is said in one line before the app starts (nothing is recorded)
             server = build_play_server(benchmark, runs_dir, world=world, task_set=tasks, items=items,
                                        prompting=prompting, task_id=task, max_steps=max_steps)
@@ -53,3 +57,15 @@ def register(app: typer.Typer) -> None:
         anyio.run(lambda: run_play(benchmark, runs_dir, player=name, task_id=task, random_task=random_task,
                                    world=world, server=server))
         typer.echo(f"episodes recorded in {runs_dir}; score them with: shopbench score {runs_dir}")
+
+
+def ask_player_name() -> str:
+    """No --player: ask in a terminal (the OS user name is the default shown), else use that name and say so."""
+    import sys
+
+    default = getpass.getuser()
+    if sys.stdin.isatty():
+        name = typer.prompt("Your name (recorded as the player; --player NAME skips this)", default=default)
+        return name.strip() or default
+    typer.echo(f"shopbench play: playing as {default!r} (the OS user; give --player NAME to choose)", err=True)
+    return default

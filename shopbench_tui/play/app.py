@@ -16,7 +16,7 @@ from textual.binding import Binding
 
 from mcp_server.episode_client import ToolReply
 from shopbench_tui.help import HelpScreen, current_keys
-from shopbench_tui.play.screens import EndScreen, QuestionScreen, ShoppingScreen, TaskPickerScreen
+from shopbench_tui.play.screens import ConfirmQuitScreen, EndScreen, QuestionScreen, ShoppingScreen, TaskPickerScreen
 from shopbench_tui.play.session import PlaySession
 from shopbench_tui.play.widgets import StatusBar
 from shopbench_tui.scores import episode_scores, score_run
@@ -25,7 +25,8 @@ HELP_NOTES = (
     "Every action is one tool call of the episode (one step), recorded like an agent's. Search: fill the form, "
     "enter searches; enter or v on a result views it; a adds it to the basket; in the basket shift+up/down (u/d) "
     "reorders and x removes; ctrl+e recommends the basket in its order; ctrl+t ends the task. Questions: press the "
-    "option's key (A–D or 0–9) or type an answer."
+    "option's key (A–D or 0–9) or type an answer, then confirm it (enter or y; escape goes back). ctrl+q quits; "
+    "while an episode runs it asks first (quitting leaves the episode recorded as abandoned)."
 )
 
 
@@ -36,7 +37,11 @@ class PlayApp(App):
     CSS_PATH = "play.tcss"
     TITLE = "shopbench play"
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("f1", "help", "help", priority=True), Binding("question_mark", "help", "help", show=False)]
+    BINDINGS = [
+        Binding("f1", "help", "help", priority=True),
+        Binding("question_mark", "help", "help", show=False),
+        Binding("ctrl+q", "request_quit", "quit (asks first while an episode runs)", priority=True),
+    ]
 
     def __init__(
         self,
@@ -62,6 +67,8 @@ class PlayApp(App):
         self.started_at = clock()
         self.tasks: list[dict[str, Any]] = []
         self._session: PlaySession | None = None
+        self.answer: str | None = None
+        """The answer submitted in the current question episode (shown on the end screen)."""
 
     @property
     def session(self) -> PlaySession:
@@ -106,6 +113,7 @@ class PlayApp(App):
                 self.notify(str(error), severity="error", timeout=10)
             return
         self.episode_id = None  # a given id names the first episode only
+        self.answer = None
         self.started_at = self.clock()
         await self.push_screen(ShoppingScreen() if started["kind"] == "agentic" else QuestionScreen())
 
@@ -138,6 +146,28 @@ class PlayApp(App):
                    f"episode {task.get('episode_id')} recorded in {self.runs_dir}")
         await self.switch_screen(EndScreen(summary))
         self.score_episode(task.get("episode_id", ""))
+        if task.get("kind") != "agentic":
+            self.look_up_answer(task, self.answer)
+
+    @work(thread=True, exclusive=True, group="answer")
+    def look_up_answer(self, task: dict[str, Any], answer: str | None) -> None:
+        """The item's correct answer from the benchmark's own items (never from the server), looked up only now
+        that the episode has ended and the player's answer is recorded."""
+        from shopbench_tui.play.answers import correct_answer, with_option
+        from shopbench_tui.play.screens import parse_options
+
+        options = parse_options(task.get("instruction", ""))
+        try:
+            gold = correct_answer(task["benchmark"], task.get("task_set"), task["task_id"])
+            correct = with_option(gold, options) if gold is not None else "not found in the benchmark's items"
+        except Exception as error:  # noqa: BLE001 - the end screen says why instead of crashing
+            correct = f"could not be read: {error}"
+        yours = with_option(answer, options) if answer is not None else "none (the episode ended without one)"
+        self.call_from_thread(self._show_answer, yours, correct)
+
+    def _show_answer(self, yours: str, correct: str) -> None:
+        if isinstance(self.screen, EndScreen):
+            self.screen.show_answer(yours, correct)
 
     @work(thread=True, exclusive=True, group="scoring")
     def score_episode(self, episode_id: str) -> None:
@@ -158,6 +188,25 @@ class PlayApp(App):
             self.switch_screen(TaskPickerScreen(self.tasks))
         else:
             self.exit()
+
+    @property
+    def episode_running(self) -> bool:
+        """A task has been started and its episode has not ended."""
+        return self._session is not None and self._session.task is not None and not self._session.ended
+
+    def action_request_quit(self) -> None:
+        """Quit at once when no episode runs; otherwise ask first (the episode would end as abandoned)."""
+        if not self.episode_running:
+            self.exit()
+            return
+        if isinstance(self.screen, ConfirmQuitScreen):
+            return
+
+        def chosen(quit_now: bool | None) -> None:
+            if quit_now:
+                self.exit()
+
+        self.push_screen(ConfirmQuitScreen(self.session.steps, self.session.max_steps), chosen)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

@@ -3,6 +3,7 @@ plus the calculator, web search and terminate dialogs. Every action becomes a to
 
 from __future__ import annotations
 
+import html
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -72,6 +73,10 @@ class TaskPickerScreen(Screen):
             await self.app.begin(self.app.rng.choice(self.shown))
 
 
+NARROW = 120
+"""Terminal width (columns) under which the shopping screen uses its narrow layout."""
+
+
 class ShoppingScreen(Screen):
     """A ShoppingBench episode: instruction, search form, results, product detail, basket."""
 
@@ -101,18 +106,23 @@ class ShoppingScreen(Screen):
             with Vertical(id="center"):
                 yield Label("results", id="results-label")
                 yield ProductTable(id="results")
-                yield ObservationView(id="detail")
-            with Vertical(id="basket-column"):
-                yield Label("basket: the recommendation, in this order")
-                yield BasketTable(id="basket")
-                yield Button("Recommend (ctrl+e)", id="recommend", variant="success")
-                yield Button("Terminate (ctrl+t)", id="terminate", variant="error")
-                yield Static("", id="last-action")
+                with Horizontal(id="lower"):
+                    yield ObservationView(id="detail")
+                    with Vertical(id="basket-column"):
+                        yield Label("basket (recommend order)")
+                        yield BasketTable(id="basket")
+                        yield Button("Recommend (ctrl+e)", id="recommend", variant="success")
+                        yield Button("Terminate (ctrl+t)", id="terminate", variant="error")
+                        yield Static("", id="last-action")
         yield Footer()
 
     def on_mount(self) -> None:
         self.sub_title = f"{self.app.session.task['task_id']} · {self.app.session.task.get('intent') or ''}"
         self.query_one("#q").focus()
+
+    def on_resize(self) -> None:
+        """Below NARROW columns the search form and the basket take less room, so the results keep theirs."""
+        self.set_class(self.size.width < NARROW, "-narrow")
 
     def action_focus(self, widget_id: str) -> None:
         self.query_one(f"#{widget_id}").focus()
@@ -161,11 +171,8 @@ class ShoppingScreen(Screen):
         product_id = table.product_id_at_cursor()
         if product_id is None:
             return
-        row = table.get_row_at(table.cursor_row)
-        columns = [str(column.label) for column in table.columns.values()]
-        values = dict(zip(columns, row, strict=False))
-        item = BasketItem(product_id, str(values.get("title", "")), values.get("price", ""),
-                          str(values.get("shop_id", "")))
+        values = table.row_values(table.cursor_row)
+        item = BasketItem(product_id, values.get("title", ""), values.get("price", ""), values.get("shop_id", ""))
         if self.query_one(BasketTable).add(item):
             self.notify(f"added {product_id} to the basket")
 
@@ -374,7 +381,9 @@ def parse_options(question: str) -> list[tuple[str, str]]:
 
 
 class QuestionScreen(Screen):
-    """A question benchmark item: the question, its options as buttons (their keys answer), or a free-text box."""
+    """A question benchmark item: the question, its options as buttons (their keys answer), or a free-text box.
+    HTML entities in the item (`&quot;`, `&amp;`) are decoded for reading; what is submitted is the option's key or
+    the text as typed. Every answer is confirmed before it is submitted."""
 
     BINDINGS = [Binding("ctrl+a", "focus_answer", "answer box", priority=True)]
     app: PlayApp
@@ -385,10 +394,10 @@ class QuestionScreen(Screen):
         yield Header()
         yield StatusBar(self.app.step_counts, self.app.elapsed, self.app.session.player)
         with VerticalScroll(id="question"):
-            yield Static(Text(task.get("instruction", "")))
+            yield Static(Text(html.unescape(task.get("instruction", ""))), id="question-text")
         with Vertical(id="options"):
             for key, text in self.options:
-                yield Button(f"{key}  {text}", id=f"option-{key}", classes="option")
+                yield Button(f"{key}  {html.unescape(text)}", id=f"option-{key}", classes="option")
         yield Input(placeholder="or type your answer and press enter (submit_answer)", id="answer")
         yield Footer()
 
@@ -405,27 +414,86 @@ class QuestionScreen(Screen):
         key = (event.character or "").upper()
         if key and any(key == option for option, _ in self.options):
             event.stop()
-            self.submit(key)
+            self.confirm(key)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.submit(str(event.button.id).removeprefix("option-"))
+        self.confirm(str(event.button.id).removeprefix("option-"))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.value.strip():
-            self.submit(event.value.strip())
+            self.confirm(event.value.strip())
 
     def action_focus_answer(self) -> None:
         self.query_one("#answer").focus()
 
+    def confirm(self, answer: str) -> None:
+        """Ask before submitting (one key must not end the episode by mistake); escape goes back to the question."""
+        def chosen(submit: bool | None) -> None:
+            if submit:
+                self.submit(answer)
+
+        self.app.push_screen(ConfirmAnswerScreen(answer, dict(self.options).get(answer)), chosen)
+
     @work(exclusive=True, group="tool")
     async def submit(self, answer: str) -> None:
+        self.app.answer = answer
         outcome = await self.app.act("submit_answer", {"answer": answer})
         if outcome.is_error:
             self.notify(outcome.text, severity="error")
 
 
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question: enter or y says yes, escape or n says no."""
+
+    DEFAULT_CSS = """
+    ConfirmScreen { align: center middle; }
+    ConfirmScreen > Vertical { width: 72; max-width: 95%; height: auto; border: thick $warning; background: $surface;
+                               padding: 1 2; }
+    ConfirmScreen Horizontal { height: auto; margin-top: 1; }
+    ConfirmScreen Button { margin-right: 2; }
+    """
+    BINDINGS = [Binding("y", "choose(True)", "yes"), Binding("escape,n", "choose(False)", "no")]
+    AUTO_FOCUS = "#yes"
+    """Enter presses the focused button: the yes button, unless the player moved to the other one."""
+
+    def __init__(self, question: str, yes: str, no: str) -> None:
+        super().__init__()
+        self.question, self.yes, self.no = question, yes, no
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(self.question), id="confirm-question")
+            with Horizontal():
+                yield Button(f"{self.yes} (enter/y)", id="yes", variant="primary")
+                yield Button(f"{self.no} (esc/n)", id="no")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.action_choose(event.button.id == "yes")
+
+    def action_choose(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class ConfirmAnswerScreen(ConfirmScreen):
+    """Submit this answer? It ends the episode."""
+
+    def __init__(self, answer: str, option_text: str | None = None) -> None:
+        shown = f"{answer}  {html.unescape(option_text)}" if option_text else answer
+        super().__init__(f"Submit this answer? It ends the episode.\n\n  {shown}", "Submit", "Back")
+        self.answer = answer
+
+
+class ConfirmQuitScreen(ConfirmScreen):
+    """Quit with an episode running? It would be recorded as abandoned."""
+
+    def __init__(self, steps: int, max_steps: int) -> None:
+        super().__init__(f"An episode is running (step {steps}/{max_steps}). Quit now? The episode ends unfinished "
+                         "and is recorded as abandoned.", "Quit", "Keep playing")
+
+
 class EndScreen(Screen):
-    """The episode is over: how it ended, what was recommended or answered, and the score breakdown."""
+    """The episode is over: how it ended, what was recommended or answered (with the correct answer, for question
+    items), and the score breakdown."""
 
     BINDINGS = [Binding("q", "app.quit", "quit"), Binding("n", "another", "another task")]
     app: PlayApp
@@ -439,12 +507,17 @@ class EndScreen(Screen):
         with Vertical(id="end"):
             yield Static(Text("Episode over", style="bold"), id="end-title")
             yield Static(Text(self.summary), id="end-summary")
+            yield Static("", id="end-answer")
             yield ScoreBreakdown("scoring…", id="end-score")
             yield Static("[dim]n: another task · q: quit[/dim]", markup=True)
         yield Footer()
 
     def show_score(self, score: EpisodeScore | None, note: str) -> None:
         self.query_one(ScoreBreakdown).show(score, note)
+
+    def show_answer(self, yours: str, correct: str) -> None:
+        text = Text.assemble(("your answer:    ", "bold"), yours, "\n", ("correct answer: ", "bold"), correct)
+        self.query_one("#end-answer", Static).update(text)
 
     def action_another(self) -> None:
         self.app.another_task()

@@ -9,6 +9,7 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, Static
 
@@ -39,6 +40,28 @@ class StatusBar(Static):
         self.update(f"step {taken}/{limit} · {minutes:02d}:{seconds:02d} · player {self.player}")
 
 
+class ServiceCheckbox(Checkbox):
+    """A service filter that reads without colour: `[x] COD` when on, `[ ] COD` when off, and a `▸` before the one
+    that has focus (its label is also highlighted)."""
+
+    DEFAULT_CSS = """
+    ServiceCheckbox, ServiceCheckbox:focus { border: none; padding: 0; margin: 0; height: 1; background: $surface; }
+    ServiceCheckbox:focus > .toggle--label { color: $block-cursor-foreground; background: $block-cursor-background;
+                                             text-style: bold; }
+    """
+
+    @property
+    def _button(self) -> Content:
+        style = self.get_visual_style("toggle--button")
+        return Content.assemble("[", ("x" if self.value else " ", style), "]")
+
+    def render(self) -> Content:
+        return Content.assemble("▸" if self.has_focus else " ", super().render())
+
+    def get_content_width(self, container: Any, viewport: Any) -> int:
+        return super().get_content_width(container, viewport) + 1
+
+
 class SearchForm(Vertical):
     """Every find_product parameter: query, page, shop, price range, sort, services. Enter in any field searches."""
 
@@ -47,7 +70,6 @@ class SearchForm(Vertical):
     SearchForm Input { margin: 0; }
     SearchForm .price { height: auto; }
     SearchForm .price Input { width: 1fr; }
-    SearchForm Checkbox { margin: 0; padding: 0; border: none; height: 1; }
     SearchForm Button { width: 100%; margin-top: 1; }
     """
 
@@ -73,7 +95,7 @@ class SearchForm(Vertical):
         yield Select([(sort, sort) for sort in SORTS], value="default", allow_blank=False, id="sort")
         yield Label("services")
         for service in SERVICES:
-            yield Checkbox(service, id=f"service-{service}")
+            yield ServiceCheckbox(service, id=f"service-{service}")
         yield Button("Search (enter)", id="search", variant="primary")
 
     def arguments(self) -> dict[str, Any]:
@@ -134,7 +156,7 @@ class BasketTable(DataTable):
         self.items: list[BasketItem] = []
 
     def on_mount(self) -> None:
-        self.add_columns("#", "product_id", "title", "price", "shop")
+        self.add_columns("#", "product_id", "price", "shop", "title")
 
     def add(self, item: BasketItem) -> bool:
         if any(existing.product_id == item.product_id for existing in self.items):
@@ -162,6 +184,6 @@ class BasketTable(DataTable):
     def _redraw(self, cursor: int) -> None:
         self.clear()
         for number, item in enumerate(self.items, start=1):
-            self.add_row(str(number), item.product_id, item.title[:40], cell(item.price), item.shop_id)
+            self.add_row(str(number), item.product_id, cell(item.price), item.shop_id, item.title[:40])
         if self.items:
             self.move_cursor(row=max(0, cursor))

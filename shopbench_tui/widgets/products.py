@@ -11,9 +11,29 @@ from textual.widgets import DataTable, Static
 from shopbench_tui.observations import PRODUCT_ROW_FIELDS, cell
 from shopbench_tui.widgets.tables import grid
 
+TABLE_COLUMNS = ("product_id", "price", "sold_count", "service", "shop_id", "title")
+"""The order of a result table: what tasks ask about (price, sold count, service, shop) before the title, which is
+long and so comes last (a narrow terminal cuts the title, never the numbers)."""
+HEADERS = {"sold_count": "sold"}
+TITLE_WIDTH = 60
+"""Titles are cut to this many characters in the table (the product card shows them whole)."""
+
+
+def table_cell(column: str, value: Any) -> str:
+    """A result-table cell: sold counts as whole numbers, services space-separated, long titles cut with "…"."""
+    if column == "sold_count" and isinstance(value, float) and value.is_integer():
+        return f"{int(value):,}"
+    if column == "service" and isinstance(value, list):
+        return " ".join(str(item) for item in value)
+    text = cell(value)
+    if column == "title" and len(text) > TITLE_WIDTH:
+        return text[: TITLE_WIDTH - 1] + "…"
+    return text
+
 
 class ProductTable(DataTable):
-    """find_product results: one row per product, keyed by product_id."""
+    """find_product results: one row per product, keyed by product_id; columns in TABLE_COLUMNS order (then any
+    other field the server returned)."""
 
     DEFAULT_CSS = """
     ProductTable { height: auto; max-height: 16; }
@@ -22,6 +42,7 @@ class ProductTable(DataTable):
     def __init__(self, rows: list[dict[str, Any]] | None = None, **kwargs: Any) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
         self._initial = rows or []
+        self.column_names: list[str] = []
 
     def on_mount(self) -> None:
         self.show(self._initial)
@@ -29,11 +50,17 @@ class ProductTable(DataTable):
     def show(self, rows: list[dict[str, Any]]) -> None:
         self.clear(columns=True)
         extra = [key for row in rows for key in row if key not in PRODUCT_ROW_FIELDS]
-        columns = list(PRODUCT_ROW_FIELDS) + list(dict.fromkeys(extra))
-        self.add_columns(*columns)
+        self.column_names = list(TABLE_COLUMNS) + list(dict.fromkeys(extra))
+        for column in self.column_names:
+            self.add_column(HEADERS.get(column, column), key=column)
         for number, row in enumerate(rows):
             key = str(row.get("product_id", number))
-            self.add_row(*(cell(row.get(column)) for column in columns), key=f"{number}:{key}")
+            self.add_row(*(table_cell(column, row.get(column)) for column in self.column_names),
+                         key=f"{number}:{key}")
+
+    def row_values(self, row: int) -> dict[str, str]:
+        """The cells of one row by field name (product_id, price, sold_count, …)."""
+        return dict(zip(self.column_names, self.get_row_at(row), strict=False))
 
     def product_id_at_cursor(self) -> str | None:
         """The product_id of the highlighted row, if any."""
