@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -66,45 +66,62 @@ def mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-class QuestionBenchmark(Protocol):
+ItemT = TypeVar("ItemT", bound=BaseModel)
+"""The item model of one question benchmark (IntentionQAItem, MMLUItem, ...)."""
+
+
+class QuestionBenchmark(Protocol[ItemT]):
     """What the runner, the scorers and the MCP suites need to know about a question benchmark.
 
-    Items are the benchmark's own pydantic models; this protocol says how to load them, name them, ask them and
-    answer them without a model (the baselines). Scoring lives in evaluators.qa (it may need an embedding model).
-    Register an implementation with `benchmarks.registry.register_question`.
+    Items are the benchmark's own pydantic models (`ItemT`); this protocol says how to load them, name them, ask them
+    and answer them without a model (the baselines). Scoring lives in evaluators.qa (it may need an embedding model).
+    Register an implementation with `benchmarks.registry.register_question`. Code that looks a benchmark up by name
+    gets a `QuestionBenchmark[Any]`: the registry holds benchmarks of every item type.
     """
 
-    name: str
-    item_schema: type[BaseModel]
-    """The pydantic model of one item."""
-    default_task_set: str
-    """The label of the bundled items ("official" or "samples"); any other task set is the path of an items file."""
-    promptings: tuple[str, ...]
+    @property
+    def name(self) -> str: ...
 
-    def load(self, path: Path | str | None = None) -> list[Any]: ...
+    @property
+    def item_schema(self) -> type[ItemT]:
+        """The pydantic model of one item."""
+        ...
 
-    def item_id(self, item: Any) -> str: ...
+    @property
+    def default_task_set(self) -> str:
+        """The label of the bundled items ("official" or "samples"); any other task set is the path of an items
+        file."""
+        ...
 
-    def task_of(self, item: Any) -> str: ...
+    @property
+    def promptings(self) -> tuple[str, ...]: ...
 
-    def runnable(self, item: Any) -> bool:
+    def load(self, path: Path | str | None = None) -> list[ItemT]: ...
+
+    def item_id(self, item: ItemT) -> str: ...
+
+    def task_of(self, item: ItemT) -> str: ...
+
+    def runnable(self, item: ItemT) -> bool:
         """False for items the reference skips (IntentionQA: fewer than four options)."""
         ...
 
-    def prompter(self, items: list[Any], prompting: str, shots: int, seed: int = 0) -> Callable[[Any], QuestionPrompt]:
+    def prompter(
+        self, items: list[ItemT], prompting: str, shots: int, seed: int = 0
+    ) -> Callable[[ItemT], QuestionPrompt]:
         """A function item → prompt for this protocol (few-shot demonstrations drawn from `items`)."""
         ...
 
-    def random_answer(self, item: Any, rng: random.Random, prompting: str) -> str:
+    def random_answer(self, item: ItemT, rng: random.Random, prompting: str) -> str:
         """A uniformly random answer, written the way the protocol's parser reads answers."""
         ...
 
-    def majority_answers(self, items: list[Any], prompting: str) -> dict[str, str]:
+    def majority_answers(self, items: list[ItemT], prompting: str) -> dict[str, str]:
         """Item id → the majority answer of its task (from the gold labels), written for the protocol's parser."""
         ...
 
 
-def question_benchmark(name: str) -> QuestionBenchmark:
+def question_benchmark(name: str) -> QuestionBenchmark[Any]:
     """The question benchmark registered as `name` (benchmarks.registry); an unknown name gets a "did you mean"
     error, an agentic one says so."""
     from benchmarks.registry import get_benchmark
@@ -112,16 +129,16 @@ def question_benchmark(name: str) -> QuestionBenchmark:
     return get_benchmark(name).questions()
 
 
-def task_set_label(benchmark: QuestionBenchmark, path: Path | str | None) -> str:
+def task_set_label(benchmark: QuestionBenchmark[Any], path: Path | str | None) -> str:
     """How a run names its items: the bundled label, or the absolute path of the items file or folder."""
     return benchmark.default_task_set if path is None else str(Path(path).expanduser().resolve())
 
 
-def items_path(benchmark: QuestionBenchmark, task_set: str | None) -> Path | None:
+def items_path(benchmark: QuestionBenchmark[Any], task_set: str | None) -> Path | None:
     """The inverse of `task_set_label` (None: the bundled items)."""
     return None if task_set in (None, benchmark.default_task_set) else Path(task_set)
 
 
-def check_prompting(benchmark: QuestionBenchmark, prompting: str) -> None:
+def check_prompting(benchmark: QuestionBenchmark[Any], prompting: str) -> None:
     if prompting not in benchmark.promptings:
         raise ValueError(f"{benchmark.name} supports --prompting {', '.join(benchmark.promptings)}; not {prompting!r}")

@@ -79,7 +79,7 @@ class BenchmarkSpec:
     version: int = 1
     """Bumped when the benchmark's data, prompts or scoring change results."""
 
-    def questions(self) -> QuestionBenchmark:
+    def questions(self) -> QuestionBenchmark[Any]:
         """The QuestionBenchmark of a qa benchmark."""
         if self.kind != "qa":
             raise ValueError(f"{self.name} is an agentic benchmark, not a question benchmark")
@@ -89,7 +89,8 @@ class BenchmarkSpec:
 _REGISTRY: dict[str, BenchmarkSpec] = {}
 _loaded = False
 
-T = TypeVar("T")
+Q = TypeVar("Q", bound="QuestionBenchmark[Any]")
+"""A QuestionBenchmark class being registered (its instances must match the protocol)."""
 
 
 class UnknownBenchmarkError(ValueError):
@@ -125,10 +126,10 @@ def register_question(
     group: str = "task",
     scores_failed_calls: bool = False,
     version: int = 1,
-) -> Callable[[type[T]], type[T]]:
+) -> Callable[[type[Q]], type[Q]]:
     """Class decorator registering a `QuestionBenchmark` (name, promptings and item schema read from the class)."""
 
-    def decorate(cls: type[T]) -> type[T]:
+    def decorate(cls: type[Q]) -> type[Q]:
         benchmark: Any = cls  # a QuestionBenchmark class: name, promptings and item_schema are class attributes
         schema = getattr(benchmark, "item_schema", None)
         register(

@@ -223,7 +223,7 @@ def build_task1(assertions: Sequence[CoBuyAssertion], products: Products, produc
         mask = in_window(row, window)
         pair = {a, b}
         candidates = [(intentions[p], float(row[p])) for p in np.flatnonzero(mask)
-                      if not pair & set(products.pairs[keep[p]])]
+                      if not pair & set(products.pairs[keep[int(p)]])]
         drawn = _draw(candidates, gold, item_rng(seed, f"task1:{item_id}"))
         if not drawn:
             yield Skipped("task1", item_id, f"fewer than {DISTRACTORS} distractor intentions in {list(window)}")

@@ -56,14 +56,25 @@ def score_item(
     if not item.scorable:
         extra["excluded_reason"] = EXCLUDED_FEWER_OPTIONS
         return ItemScore(score=None, parsed=None, task=item.task, excluded=True, extra=extra)
-    failed = output is None or (
-        all(is_failed_call(o) for o in samples_of(output)) if prompting == "cot-sc" else is_failed_call(output)
-    )
-    if failed:
+    if output is None or _failed_call(output, prompting):
         extra["excluded_reason"] = EXCLUDED_FAILED_CALL
         return ItemScore(score=None, parsed=None, task=item.task, excluded=True, extra=extra)
     parsed = parse(output, prompting)
     return ItemScore(score=float(parsed == item.gold_ind), parsed=parsed, task=item.task, extra=extra)
+
+
+def _failed_call(output: str | list[str], prompting: str) -> bool:
+    """CoT-SC: every sample failed; otherwise the one output (the first sample, as `parse` reads it) failed."""
+    if prompting == "cot-sc":
+        return all(is_failed_call(o) for o in samples_of(output))
+    return is_failed_call(output if isinstance(output, str) else output[0])
+
+
+def _valid_score(result: ItemScore) -> float:
+    """The score of an item that was not excluded (score_item gives every such item one)."""
+    if result.score is None:
+        raise ValueError(f"a valid IntentionQA item has no score: {result!r}")
+    return result.score
 
 
 def aggregate(items: list[IntentionQAItem], scores: Mapping[str, ItemScore]) -> dict[str, Any]:
@@ -75,10 +86,11 @@ def aggregate(items: list[IntentionQAItem], scores: Mapping[str, ItemScore]) -> 
     by_difficulty: dict[str, list[float]] = defaultdict(list)
     for item in valid:
         result = scores[item.qid]
-        groups["tasks"][item.task].append(result.score)
-        groups["relations"][item.relation].append(result.score)
+        score = _valid_score(result)
+        groups["tasks"][item.task].append(score)
+        groups["relations"][item.relation].append(score)
         if "difficulty" in result.extra:
-            by_difficulty[result.extra["difficulty"]].append(result.score)
+            by_difficulty[result.extra["difficulty"]].append(score)
     invalid = sum(1 for item in scored if scores[item.qid].excluded)
     return {
         "tasks": {task: mean(values) for task, values in sorted(groups["tasks"].items())},
@@ -86,7 +98,7 @@ def aggregate(items: list[IntentionQAItem], scores: Mapping[str, ItemScore]) -> 
         "difficulty": {level: mean(values) for level in LEVELS if (values := by_difficulty[level])},
         "difficulty_counts": {level: len(by_difficulty[level]) for level in LEVELS},
         "skills": {},
-        "overall": mean([scores[item.qid].score for item in valid]),
+        "overall": mean([_valid_score(scores[item.qid]) for item in valid]),
         "valid": len(valid),
         "invalid": invalid,
         "invalid_rate": invalid / len(answered) if answered else 0.0,

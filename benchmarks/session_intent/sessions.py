@@ -53,6 +53,7 @@ def make_sessions(products: Sequence[Product], count: int, *, seed: int = 0,
         current = rng.choice(products)
         chosen = [current]
         while len(chosen) < length:
+            pool: Sequence[Product]
             move = rng.choices(list(MOVES), weights=list(MOVES.values()))[0]
             department = current.category.split(" > ")[0]
             if move == "same category":

@@ -342,6 +342,8 @@ def _rng(seed: int, key: str) -> random.Random:
 
 # --- task instances ---------------------------------------------------------------------------------------------------
 
+_TASKS: tuple[Literal[1, 2, 3, 4], ...] = (1, 2, 3, 4)
+
 GoldSource = Literal["judge"]
 
 
@@ -394,7 +396,7 @@ def sample_items(tree: IntentionTree, *, per_session: int = 4, seed: int = 0) ->
         if len(items) >= per_session:
             break
         path = tree.path(leaf.node_id)
-        task = (first + dealt) % 4 + 1
+        task = _TASKS[(first + dealt) % 4]
         dealt += 1
         try:
             items.append(GeneratedSessionItem(id=f"{leaf.node_id}#t{task}", task=task, session_id=tree.session_id,

@@ -15,7 +15,13 @@ from typing import Any
 import numpy as np
 
 from benchmarks.qa import ItemScore, mean
-from benchmarks.shopping_mmlu.parsers import PARSERS
+from benchmarks.shopping_mmlu.parsers import (
+    parse_generation,
+    parse_multiple_choice,
+    parse_ner,
+    parse_ranking,
+    parse_retrieval,
+)
 from benchmarks.shopping_mmlu.schema import MMLUItem
 
 Encode = Callable[[list[str]], np.ndarray]
@@ -106,25 +112,34 @@ def score_item(item: MMLUItem, output: str, embeddings: Mapping[str, np.ndarray]
 
     `embeddings` maps text → embedding for the similarity metrics (see `embed_for_similarity`).
     """
-    parsed = PARSERS[item.task_type](output)
+    # The item's metric names its task type (MMLUItem checks METRICS_BY_TYPE), so each branch applies the parser
+    # PARSERS[item.task_type] holds for it, typed.
     truth = item.output_field
     extra: dict[str, Any] = {}
     metric = item.metric
+    parsed: int | list[int] | list[str] | str
     if metric == "accuracy":
+        parsed = parse_multiple_choice(output)
         score: float | None = accuracy(parsed, truth)
     elif metric == "hit rate@3":
+        parsed = parse_retrieval(output)
         score = hit_rate_at_3(parsed, truth)
     elif metric == "ndcg":
+        parsed = parse_ranking(output)
         score = ndcg(parsed, truth)
     elif metric == "micro f1":
+        parsed = parse_ner(output)
         tp, fp, fn = ner_counts(parsed, truth)
         extra = {"tp": tp, "fp": fp, "fn": fn}
         score = None
     elif metric == "rougel":
+        parsed = parse_generation(output)
         score = rouge_l(parsed, truth)
     elif metric in ("bleu", "jp-bleu"):
+        parsed = parse_generation(output)
         score = bleu(parsed, truth, japanese=metric == "jp-bleu")
     else:
+        parsed = parse_generation(output)
         if embeddings is None:
             raise ValueError(f"metric {metric!r} needs sentence embeddings; pass `embeddings`")
         table = embeddings[metric]
@@ -138,7 +153,7 @@ def texts_for_similarity(items: list[MMLUItem], outputs: Mapping[str, str]) -> d
     texts: dict[str, set[str]] = defaultdict(set)
     for item in items:
         if item.metric in SIMILARITY_METRICS and item.id in outputs:
-            texts[item.metric].add(PARSERS["generation"](outputs[item.id]))
+            texts[item.metric].add(parse_generation(outputs[item.id]))
             texts[item.metric].update(references_of(item))
     return texts
 
@@ -175,8 +190,8 @@ def aggregate(items: list[MMLUItem], scores: Mapping[str, ItemScore]) -> dict[st
             tasks[task] = float(np.mean([r.score for r in results]))
     by_skill: dict[str, list[float]] = defaultdict(list)
     for task, value in tasks.items():
-        if skill_of_task[task]:
-            by_skill[skill_of_task[task]].append(value)
+        if skill := skill_of_task[task]:
+            by_skill[skill].append(value)
     skills = {skill: float(np.mean(values)) for skill, values in sorted(by_skill.items())}
     return {
         "tasks": dict(sorted(tasks.items())),
