@@ -62,7 +62,8 @@ def test_play_shopping_search(snap_compare, default_world, tmp_path: Path) -> No
                   task_id=task.task_id, clock=lambda: 0.0)
 
     async def search(pilot) -> None:
-        await until(pilot, lambda: isinstance(app.screen, ShoppingScreen))
+        await until(pilot, lambda: isinstance(app.screen, ShoppingScreen) and app.focused is not None
+                    and app.focused.id == "q")
         app.screen.query_one("#q").value = task.targets[0].title[0]
         app.screen.query_one("#q").focus()
         await pilot.press("enter")

@@ -398,7 +398,7 @@ class QuestionScreen(Screen):
         with Vertical(id="options"):
             for key, text in self.options:
                 yield Button(f"{key}  {html.unescape(text)}", id=f"option-{key}", classes="option")
-        yield Input(placeholder="or type your answer and press enter (submit_answer)", id="answer")
+        yield Input(placeholder="or type your answer and press enter (confirmed, then submit_answer)", id="answer")
         yield Footer()
 
     def on_mount(self) -> None:
