@@ -155,6 +155,11 @@ class ServerState:
         return await anyio.to_thread.run_sync(work, limiter=self.limiter)
 
 
+ShopbenchContext = Context[ServerState, Any]
+"""The Context our handlers receive: its lifespan context is the ServerState (a runtime class, so the SDK finds
+the parameter by its annotation)."""
+
+
 class ShopbenchServer(MCPServer[ServerState]):
     """MCPServer whose episode tools run inside the calling client's episode."""
 
@@ -169,7 +174,7 @@ class ShopbenchServer(MCPServer[ServerState]):
             tools=[_episode_tool(name, description, model) for name, description, model in _episode_specs()],
         )
 
-    async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None) -> Any:
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: ShopbenchContext | None = None) -> Any:
         """Undeclared names (a misspelt tool, the harness's record_malformed_turn) go to the client's episode too, so
         they are recorded as steps; argument errors of list_tasks/start_task are reworded without pydantic's text."""
         if name not in self.declared_tools and context is not None:
@@ -181,7 +186,7 @@ class ShopbenchServer(MCPServer[ServerState]):
                 raise ToolError(f"{name}: {describe_validation_error(error.__cause__)}") from None
             raise
 
-    def client_state(self, context: Context) -> ClientState:
+    def client_state(self, context: ShopbenchContext) -> ClientState:
         """The calling client's state; an error when the connection cannot hold any (see the module docstring)."""
         state = self.state
         if state.single_client:
@@ -295,7 +300,7 @@ def build_server(
     @server.tool()
     async def start_task(
         task_id: Annotated[str, Field(max_length=200, description="The task to start: a task_id from list_tasks.")],
-        ctx: Context,
+        ctx: ShopbenchContext,
         benchmark: Annotated[
             str | None, Field(max_length=100, description="The task's benchmark, when a task id exists in several.")
         ] = None,
@@ -394,7 +399,7 @@ def build_server(
     @server.resource(EPISODE_URI, name="episode", mime_type="application/jsonl",
                      description="An episode's trajectory file as written (JSONL: start, steps, end), for the client "
                      "that started the episode, e.g. to copy it into a local run folder.")
-    async def episode_resource(episode_id: str, ctx: Context) -> str:
+    async def episode_resource(episode_id: str, ctx: ShopbenchContext) -> str:
         client = server.client_state(ctx)
         if episode_id not in client.started:
             raise ResourceError(f"no episode {episode_id!r} was started on this connection; a client can read only "
@@ -441,12 +446,13 @@ def _episode_tool(name: str, description: str, model: type[Arguments]) -> Tool:
     """An episode tool declared from its argument model: the model's JSON Schema is the input schema clients see,
     and the output schema is the observation's with the episode status (mcp_server.tool_outputs)."""
 
-    async def call(arguments: dict[str, Any], ctx: Context) -> CallToolResult:
+    async def call(arguments: dict[str, Any], ctx: ShopbenchContext) -> CallToolResult:
         return await _episode_call(ctx, name, arguments)
 
     return Tool(
         fn=call,
         name=name,
+        title=None,
         description=description,
         parameters=model.model_json_schema(),
         # Hand-built metadata: the SDK publishes the output schema and leaves validating results to clients.
@@ -458,7 +464,7 @@ def _episode_tool(name: str, description: str, model: type[Arguments]) -> Tool:
     )
 
 
-async def _episode_call(ctx: Context, name: str, arguments: dict[str, Any]) -> CallToolResult:
+async def _episode_call(ctx: ShopbenchContext, name: str, arguments: dict[str, Any]) -> CallToolResult:
     """One step of the calling client's episode, run in the worker pool."""
     server = ctx.mcp_server
     assert isinstance(server, ShopbenchServer)
@@ -597,7 +603,7 @@ def _benchmarks(suites: list[TaskSuite]) -> list[str]:
     return list(dict.fromkeys(suite.benchmark for suite in suites))
 
 
-def _meta(ctx: Context | None) -> dict[str, Any]:
+def _meta(ctx: ShopbenchContext | None) -> dict[str, Any]:
     if ctx is None:
         return {}
     meta = ctx.request_context.meta
@@ -618,7 +624,7 @@ def _meta_int(meta: dict[str, Any], key: str) -> int:
     return value
 
 
-def _step_meta(ctx: Context | None) -> tuple[str | None, Usage | None]:
+def _step_meta(ctx: ShopbenchContext | None) -> tuple[str | None, Usage | None]:
     """Thought and usage of a step, when the client sent them; a malformed value is dropped, never fatal."""
     meta = _meta(ctx)
     thought = meta.get(META_THOUGHT)
@@ -629,7 +635,7 @@ def _step_meta(ctx: Context | None) -> tuple[str | None, Usage | None]:
     return (thought if isinstance(thought, str) else None), usage
 
 
-def _agent(ctx: Context, meta: dict[str, Any], defaults: dict[str, Any], *, name: str | None = None,
+def _agent(ctx: ShopbenchContext, meta: dict[str, Any], defaults: dict[str, Any], *, name: str | None = None,
            kind: str | None = None) -> AgentInfo:
     """Who plays: the start_task arguments, else `_meta` shopbench/agent, else the server's defaults, else the MCP
     client's name from initialize."""

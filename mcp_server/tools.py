@@ -9,6 +9,7 @@ observation the agent can act on. The sandbox knows the world, never the task, s
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, TypeVar
 
@@ -44,9 +45,32 @@ class ToolCallError(ValueError):
 
 
 class WebSearchBackend(Protocol):
-    """Where `web_search` results come from: the world's offline corpus, or a live provider with a replay cache."""
+    """Where `web_search` results come from: the world's offline corpus (mcp_server.search.knowledge_index), or a
+    live provider with a replay cache (mcp_server.web_search_live)."""
 
     def search(self, q: str, max_results: int) -> list[dict[str, Any]]: ...
+
+
+class ProductBackend(Protocol):
+    """What the product tools read: the catalog's search index (mcp_server.search.product_index.ProductIndex)."""
+
+    def find(
+        self,
+        q: str,
+        *,
+        page: int = 1,
+        shop_id: str | None = None,
+        price_min: float | None = None,
+        price_max: float | None = None,
+        services: Sequence[str] = (),
+        sort: str = "default",
+    ) -> list[dict[str, Any]]:
+        """One page of find_product hits (dicts with at least FIND_FIELDS)."""
+        ...
+
+    def get(self, product_ids: Sequence[str]) -> dict[str, Product]:
+        """The products with these ids; unknown ids are left out."""
+        ...
 
 
 # ---- arguments: one model per tool; field descriptions are the parameter docs agents read ----------------------
@@ -262,7 +286,11 @@ def split_ids(product_ids: str) -> list[str]:
 class Sandbox:
     """The tools over one world. Stateless between calls: episode state (recommendation, end) lives in Episode."""
 
-    def __init__(self, products: Any, knowledge: Any, web_search: WebSearchBackend | None = None) -> None:
+    def __init__(
+        self, products: ProductBackend, knowledge: WebSearchBackend | None, web_search: WebSearchBackend | None = None
+    ) -> None:
+        """`knowledge`: the world's offline corpus, which answers web_search unless a `web_search` backend is given
+        (neither: a sandbox whose web_search cannot be called, e.g. for pricing carts only)."""
         self.products = products
         self.web = web_search if web_search is not None else knowledge
 
@@ -354,6 +382,8 @@ class Sandbox:
         check_length("web_search", "q", args.q, MAX_QUERY_CHARS)
         if not 1 <= args.max_results <= MAX_RESULTS:
             raise ToolCallError(f"web_search: max_results must be 1 to {MAX_RESULTS} (got {args.max_results})")
+        if self.web is None:  # a programming error, not the agent's (before: AttributeError on None)
+            raise RuntimeError("this sandbox was built without a web search backend (knowledge or web_search)")
         return self.web.search(args.q, max_results=args.max_results)
 
     def recommend_product(self, args: RecommendProductArgs) -> str:
