@@ -37,8 +37,9 @@ DEFAULT_SEED = 0
 DEFAULT_TASKS_PER_INTENT = 100
 TASK_SAMPLE = 20_000
 """Products read back from a big catalog to draw tasks from (whole shops, so shop tasks have choices)."""
-KNOWLEDGE_CANDIDATES = 3
+KNOWLEDGE_CANDIDATES = 5
 """Knowledge tasks drafted per one kept: the rest fail the solvability check (their documents stay as distractors)."""
+CALL_MEMORY = 20_000
 
 
 class WorldInfo(BaseModel):
@@ -121,14 +122,23 @@ class WorldTools:
 
         self.products = products
         self.sandbox = Sandbox(products, knowledge, knowledge)
+        self._seen: dict[str, Any] = {}
 
     def call(self, name: str, arguments: dict[str, Any]) -> Any:
+        """The observation of one call; calls are pure, so repeated ones (the check replays an instruction after
+        each added constraint) are answered from memory."""
         from mcp_server.tools import ToolCallError
 
+        key = json.dumps([name, arguments], sort_keys=True)
+        if key in self._seen:
+            return self._seen[key]
         try:
-            return self.sandbox.call(name, arguments)
+            observation = self.sandbox.call(name, arguments)
         except ToolCallError as error:
-            return str(error)
+            observation = str(error)
+        if name != "recommend_product" and len(self._seen) < CALL_MEMORY:
+            self._seen[key] = observation
+        return observation
 
     def get(self, ids: list[str]) -> dict[str, Product]:
         return self.products.get(ids)
@@ -222,12 +232,14 @@ def official_knowledge_documents() -> list[dict]:
 
 
 def default_world(home: Path | None = None) -> World:
-    """The default world under $SHOPBENCH_HOME/worlds, generated on first use (in a temporary folder, renamed
-    into place when complete, so an interrupted build is never reused) and opened afterwards."""
+    """The default world under $SHOPBENCH_HOME/worlds/default-v<GENERATOR_VERSION>-<generator fingerprint>,
+    generated on first use (in a temporary folder, renamed into place when complete, so an interrupted build is never
+    reused) and opened afterwards. A new generator version or generator code means a new folder: older worlds are
+    left as they are and the new one is built on first use."""
     from benchmarks.shoppingbench.worldgen.catalog import GENERATOR_VERSION
 
     home = Path(home or os.environ.get("SHOPBENCH_HOME") or "~/.cache/shopbench").expanduser()
-    root = home / "worlds" / f"default-v{GENERATOR_VERSION}"
+    root = home / "worlds" / f"default-v{GENERATOR_VERSION}-{generator_fingerprint()}"
     if (root / WORLD_JSON).is_file():
         return World.open(root)
     root.parent.mkdir(parents=True, exist_ok=True)
@@ -244,6 +256,23 @@ def default_world(home: Path | None = None) -> World:
         if building.exists():
             shutil.rmtree(building, ignore_errors=True)
     return World.open(root)
+
+
+GENERATOR_MODULES = ("catalog", "tasks", "knowledge", "phrasing", "heuristic", "vocab")
+"""The modules whose code decides what a seed generates (and which tasks the check keeps)."""
+
+
+def generator_fingerprint() -> str:
+    """A short hash of the generator's source as the running process imported it: the default world's folder
+    carries it with GENERATOR_VERSION, so a process whose generator code differs (even between version bumps, even
+    one that imported the code before it was edited) never opens a world another one built."""
+    import hashlib
+    import importlib
+
+    digest = hashlib.sha256()
+    for module in GENERATOR_MODULES:
+        digest.update(importlib.import_module(f"benchmarks.shoppingbench.worldgen.{module}").SOURCE_DIGEST.encode())
+    return digest.hexdigest()[:8]
 
 
 def catalog_hash(catalog: Path) -> str:

@@ -32,6 +32,7 @@ from typing import IO, cast
 
 from benchmarks.jsonl import read_jsonl
 from benchmarks.shoppingbench.schema import SERVICES, Product, product_contents
+from benchmarks.shoppingbench.worldgen import source_digest
 from benchmarks.shoppingbench.worldgen.vocab import COLORS, KINDS, Kind
 
 GENERATOR_VERSION = "2"
@@ -402,8 +403,8 @@ def _lazada_product(rng: random.Random, occurrence: int) -> dict:
 
 # --- near-duplicates ---------------------------------------------------------------------------------------------
 
-VARIANTS = (("attribute", 0.08), ("price", 0.25), ("shop", 0.2), ("service", 0.2), ("brand", 0.1),
-            ("measure", 0.07), ("colour", 0.05), ("title_attribute", 0.05))
+VARIANTS = (("attribute", 0.08), ("price", 0.2), ("shop", 0.18), ("service", 0.18), ("brand", 0.1),
+            ("measure", 0.07), ("colour", 0.07), ("title_attribute", 0.12))
 """How a near-duplicate differs from its original, and how often."""
 
 
@@ -545,3 +546,7 @@ def _change_attribute(product: dict, rng: random.Random) -> bool:
     product["attributes"][key] = [rng.choice([v for v in kind.attrs[key] if v != old])]
     _refresh_text(product)
     return True
+
+
+SOURCE_DIGEST = source_digest(__file__)
+"""This module's source as imported (mcp_server.world.generator_fingerprint combines them)."""

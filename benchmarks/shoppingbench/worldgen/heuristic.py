@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from benchmarks.shoppingbench.schema import Product, ShoppingTask, Target
 from benchmarks.shoppingbench.voucher import within_budget
+from benchmarks.shoppingbench.worldgen import source_digest
 from benchmarks.shoppingbench.worldgen.phrasing import STOPWORDS, ItemSpec, parse_item, search_words, target_pairs
 
 MAX_STEPS = 30
@@ -64,7 +65,7 @@ def read_instruction(instruction: str) -> Reading:
         return Reading([parse_item(purchase)], [instruction], False, question.strip() + "?")
     raw = listed or [body.strip()]
     same_shop = SAME_SHOP_VOUCHER in voucher or bool(listed and SHOP_HINT.search(body) and not voucher)
-    return Reading([parse_item(text) for text in raw], raw if listed else [instruction], same_shop)
+    return Reading([parse_item(text) for text in raw], raw, same_shop)
 
 
 # --- observations ----------------------------------------------------------------------------------------------------
@@ -224,20 +225,23 @@ def _knowledge(reading: Reading, budget: _Budget) -> Generator[Call, Any, str | 
     documents = records_in((yield "web_search", {"q": reading.knowledge_question, "max_results": 5}), "content")
     if not documents:
         return None
-    fact = _words(str(documents[0].get("content", "")))
+    content = str(documents[0].get("content", ""))
+    fact = _words(content)
     said = _words(reading.items[0].text) | _words(reading.knowledge_question or "")
     spec = reading.items[0]
-    for page in range(1, PAGES + 1):
-        if budget.left < 1:
-            return None
-        budget.left -= 1
-        cards = records_in((yield "find_product", {"q": spec.words, "page": page}))
-        for card in cards:
-            title = _words(str(card.get("title", "")))
-            if title & _words(spec.words) and (title - said) & fact:
-                return str(card["product_id"])
-        if len(cards) < PAGE_SIZE:
-            break
+    news = " ".join(w for w in re.findall(r"[a-z]+", content.lower()) if _stem(w) in fact - said)
+    for query in dict.fromkeys((spec.words, f"{spec.words} {news}")):
+        for page in range(1, PAGES + 1):
+            if budget.left < 1:
+                return None
+            budget.left -= 1
+            cards = records_in((yield "find_product", {"q": query, "page": page}))
+            for card in cards:
+                title = _words(str(card.get("title", "")))
+                if title & _words(spec.words) and (title - said) & fact:
+                    return str(card["product_id"])
+            if len(cards) < PAGE_SIZE:
+                break
     return None
 
 
@@ -332,3 +336,7 @@ def check_task(task: ShoppingTask, tools: Tools) -> tuple[bool, Played]:
     """The heuristic, playing the task for real, ends on the gold products within the step limit."""
     played = play(heuristic_script(task.query), tools.call)
     return judge(task, played.recommended, tools) is None and played.steps <= MAX_STEPS, played
+
+
+SOURCE_DIGEST = source_digest(__file__)
+"""This module's source as imported (mcp_server.world.generator_fingerprint combines them)."""

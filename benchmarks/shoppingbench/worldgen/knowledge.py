@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from benchmarks.shoppingbench.schema import Product, ShoppingTask, Target, task_id_for
+from benchmarks.shoppingbench.worldgen import source_digest
 from benchmarks.shoppingbench.worldgen.heuristic import Tools, check_task
 from benchmarks.shoppingbench.worldgen.phrasing import product_phrase
 from benchmarks.shoppingbench.worldgen.vocab import KINDS
@@ -124,7 +125,9 @@ def _knowledge_key(product: Product) -> str | None:
     return None
 
 
-MIN_SIBLINGS = 3
+MIN_SIBLINGS = 1
+PER_TITLE = 2
+"""At most this many knowledge tasks about listings of one title."""
 """A knowledge target needs at least this many other values of its fact among products otherwise titled alike, so
 that the fact, not the search, decides."""
 
@@ -154,6 +157,13 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
     siblings = _siblings(candidates)
     candidates = [(p, key) for p, key in candidates if siblings[_sibling_key(p, key)] >= MIN_SIBLINGS]
     rng.shuffle(candidates)
+    seen: dict[str, int] = {}
+    kept = []
+    for product, key in candidates:
+        seen[product.title] = seen.get(product.title, 0) + 1
+        if seen[product.title] <= PER_TITLE:
+            kept.append((product, key))
+    candidates = kept
     tasks: list[ShoppingTask] = []
     documents: list[dict] = []
     for product, key in candidates:
@@ -259,3 +269,7 @@ def _slug(text: str) -> str:
 
 def _display(value: str) -> str:
     return " ".join(w.capitalize() for w in value.split())
+
+
+SOURCE_DIGEST = source_digest(__file__)
+"""This module's source as imported (mcp_server.world.generator_fingerprint combines them)."""

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from benchmarks.shoppingbench.schema import PriceConstraint, Product, Target
+from benchmarks.shoppingbench.worldgen import source_digest
 from benchmarks.shoppingbench.worldgen.vocab import KINDS, Kind
 
 # --- constraint clauses ------------------------------------------------------------------------------------------
@@ -104,7 +105,7 @@ def _templates(key: str) -> tuple[str, ...]:
 def pair_clause(key: str, value: str, rng: random.Random, *, natural: bool) -> str:
     if natural and (key, value) in NATURAL:
         return NATURAL[(key, value)]
-    said = spoken(key, value) if rng.random() < 0.85 else value
+    said = spoken(key, value) if rng.random() < 0.9 else value
     return rng.choice(_templates(key)).format(v=said)
 
 
@@ -290,8 +291,8 @@ def product_phrase(product: Product, rng: random.Random, *, leave_out: str | Non
     noun = next((n for n in sorted(kind.nouns, key=len, reverse=True) if n in title), kind.nouns[0])
     descriptor = next((d for d in kind.descriptors if title.startswith(f"{product.brand} {d} ")), "")
     qualities = [product.attributes[key][0] for key in kind.title_attrs
-                 if key in product.attributes and key != leave_out and rng.random() < 0.6]
-    if descriptor and rng.random() < 0.3:
+                 if key in product.attributes and key != leave_out and rng.random() < 0.45]
+    if descriptor and rng.random() < 0.2:
         qualities.append(descriptor.lower())
     rng.shuffle(qualities)
     name = rng.choice(NOUN_SYNONYMS.get(noun, (noun.lower(),))) if rng.random() < 0.6 else noun.lower()
@@ -302,17 +303,22 @@ def product_phrase(product: Product, rng: random.Random, *, leave_out: str | Non
 
 
 def _free_phrase(product: Product, rng: random.Random, leave_out: str | None) -> str:
-    """A real title, shortened: brand usually dropped, a window of its words kept."""
-    words = [w for w in BRACKETS.sub(" ", product.title).replace(",", " ").split()
-             if not w.isdigit() or rng.random() < .5]
-    if leave_out and leave_out in product.attributes:
-        value = product.attributes[leave_out][0].lower()
-        words = [w for w in words if w.lower() not in value.split()]
-    if product.brand and words and words[0].lower() == product.brand.split()[0].lower() and rng.random() < 0.7:
-        words = words[len(product.brand.split()):] or words
-    size = min(len(words), rng.randint(3, 7))
-    start = rng.randrange(len(words) - size + 1) if words else 0
-    return _clean(" ".join(words[start:start + size]).lower())
+    """A real title described by its kind: the category's own word for it and one to three of the title's words
+    (in the title's order), never the brand."""
+    brand = {w.lower() for w in product.brand.split()}
+    skip = set(product.attributes[leave_out][0].lower().split()) if leave_out in product.attributes else set()
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]+", BRACKETS.sub(" ", product.title))
+             if w.lower() not in brand | skip | STOPWORDS and len(w) > 2]
+    kind = _kind_noun(product.category)
+    picked = sorted(rng.sample(range(len(words)), min(len(words), rng.randint(1, 3))))
+    chosen = [words[i].lower() for i in picked if words[i].lower() not in kind.split()]
+    return _clean(" ".join(chosen + [kind]))
+
+
+def _kind_noun(category: str) -> str:
+    """"Jewelry > Earrings" → "earrings"; "Hats & Belts" → "hats"."""
+    leaf = category.split(" > ")[-1].split("&")[0].split(",")[0].strip().lower()
+    return leaf or "item"
 
 
 def _clean(text: str) -> str:
@@ -442,7 +448,7 @@ def stated_exactly(target: Target, spec: ItemSpec) -> bool:
 
 def item_text(target: Target, product: Product, phrase: str, rng: random.Random) -> str:
     """The product's phrase and its constraint clauses, in a random order of clauses."""
-    clauses = [pair_clause(k, v, rng, natural=rng.random() < 0.7) for k, v in _ordered_pairs(target)]
+    clauses = [pair_clause(k, v, rng, natural=rng.random() < 0.9) for k, v in _ordered_pairs(target)]
     clauses += [rng.choice(SERVICE_PHRASES[s]) for s in target.service or []]
     if target.price:
         clauses.append(price_clause(target.price[0], product.price, rng))
@@ -458,3 +464,7 @@ def _ordered_pairs(target: Target) -> list[tuple[str, str]]:
     pairs = [(k, v) for option in target.sku_options or [] for k, v in option.items()]
     pairs += [(k, values[0]) for attribute in target.attributes or [] for k, values in attribute.items()]
     return list(dict.fromkeys(pairs))
+
+
+SOURCE_DIGEST = source_digest(__file__)
+"""This module's source as imported (mcp_server.world.generator_fingerprint combines them)."""

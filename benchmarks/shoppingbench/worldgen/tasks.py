@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import random
 import zlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -33,9 +33,11 @@ from benchmarks.shoppingbench.schema import (
     ShoppingTask,
     Target,
     Voucher,
+    product_contents,
     task_id_for,
 )
 from benchmarks.shoppingbench.voucher import quote, within_budget
+from benchmarks.shoppingbench.worldgen import source_digest
 from benchmarks.shoppingbench.worldgen.heuristic import (
     MAX_STEPS,
     Tools,
@@ -65,6 +67,9 @@ ATTEMPTS_PER_TASK = 25
 SHARPEN_ROUNDS = 6
 WRITE_TRIES = 3
 CONTEXT_RATE = 0.6
+SKU_RATE = 0.5
+ATTRIBUTE_RATE = 0.5
+"""The reference's rates."""
 
 
 # --- constraints (official rules) --------------------------------------------------------------------------------
@@ -73,7 +78,7 @@ def draw_target(product: Product, rng: random.Random, *, with_price: bool = True
     """The constraints a task states about one product, drawn by the official rules."""
     target = Target(product_id=product.product_id, title=[product.title])
     options = [product.sku_options[k] for k in sorted(product.sku_options, key=int)]
-    if options and rng.random() < 0.5:
+    if options and rng.random() < SKU_RATE:
         option = rng.choice(options)
         if all(sayable(k, v) for k, v in option.items()):
             target.sku_options = [dict(option)]
@@ -82,7 +87,7 @@ def draw_target(product: Product, rng: random.Random, *, with_price: bool = True
     # task never asks for "115pcs" and "45pcs" of one product at once.
     attributes = []
     for key, values in product.attributes.items():
-        if values and rng.random() < 0.5:
+        if values and rng.random() < ATTRIBUTE_RATE:
             value = option[key] if option.get(key) in values else rng.choice(values)
             if sayable(key, value):
                 attributes.append({key: [value]})
@@ -265,46 +270,33 @@ def _naive_rival(query: str, chosen: list[Product], targets: list[Target],
 
 # --- competition -------------------------------------------------------------------------------------------------
 
-MIN_RIVALS = 8
-"""A target needs at least this many near-duplicates in the catalog (same category, mostly the same title words)."""
-RIVAL_OVERLAP = 0.6
+MIN_TWINS = 12
+"""A target needs at least this many other listings with the same text (title, options and details: resellers at
+other prices, with other services), which only the stated price and services tell apart."""
 
 
-def contested(products: list[Product], minimum: int = MIN_RIVALS) -> list[Product]:
-    """The products with at least `minimum` near-duplicates: only those make targets, so every task's gold has
-    rivals of its kind (other brand, size, colour, shop, price, services) that the stated constraints tell apart."""
-    by_category: dict[str, list[tuple[Product, frozenset[str]]]] = defaultdict(list)
-    for product in products:
-        by_category[product.category].append((product, frozenset(product.title.lower().split())))
-    kept = []
-    for group in by_category.values():
-        for product, words in group:
-            rivals = 0
-            for other, other_words in group:
-                if other is not product and len(words & other_words) >= RIVAL_OVERLAP * len(words | other_words):
-                    rivals += 1
-                    if rivals >= minimum:
-                        kept.append(product)
-                        break
-    order = {p.product_id: n for n, p in enumerate(products)}
-    return sorted(kept, key=lambda p: order[p.product_id])
+def contested(products: list[Product], minimum: int = MIN_TWINS) -> list[Product]:
+    """The products with at least `minimum` listings of the same text: only those make targets, so every task's
+    gold has rivals the search cannot tell from it (and, in its family, others of another brand, size or colour)."""
+    listings = Counter(product_contents(p) for p in products)
+    return [p for p in products if listings[product_contents(p)] > minimum]
 
 
 # --- product intent ----------------------------------------------------------------------------------------------
 
 def product_tasks(products: list[Product], count: int, rng: random.Random, tools: Tools) -> list[tuple[str, list]]:
-    """Product-finder tasks: (query, [target])."""
+    """Product-finder tasks: (query, [target]), one per title."""
     tasks: list[tuple[str, list]] = []
     used: set[str] = set()
     for _ in range(count * ATTEMPTS_PER_TASK):
         if len(tasks) == count:
             break
         product = rng.choice(products)
-        if product.product_id in used:
+        if product.title in used:
             continue
         built = build_task("product", [product], [draw_target(product, rng)], rng, tools)
         if built is not None:
-            used.add(product.product_id)
+            used.add(product.title)
             tasks.append(built)
     return tasks
 
@@ -446,3 +438,7 @@ def sample_products(catalog: Path, n_products: int, limit: int, seed: int) -> li
         if keep_one_in == 1 or zlib.crc32(f"{seed}:{shop_id}".encode()) % keep_one_in == 0:
             products.append(Product.model_validate(record["product"]))
     return products
+
+
+SOURCE_DIGEST = source_digest(__file__)
+"""This module's source as imported (mcp_server.world.generator_fingerprint combines them)."""

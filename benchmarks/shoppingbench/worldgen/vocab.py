@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from benchmarks.shoppingbench.worldgen import source_digest
+
 
 @dataclass(frozen=True)
 class Kind:
@@ -324,3 +326,7 @@ KINDS: tuple[Kind, ...] = (
          descriptors=("Water Resistant", "Anti-Theft", "Large Capacity", "Slim"),
          features=("Padded laptop compartment.", "USB charging port.", "Breathable back panel.")),
 )
+
+
+SOURCE_DIGEST = source_digest(__file__)
+"""This module's source as imported (mcp_server.world.generator_fingerprint combines them)."""
