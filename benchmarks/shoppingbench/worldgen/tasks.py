@@ -271,6 +271,7 @@ def _naive_rival(query: str, chosen: list[Product], targets: list[Target],
 # --- competition -------------------------------------------------------------------------------------------------
 
 MIN_TWINS = 12
+PER_TITLE = 2
 """A target needs at least this many other listings with the same text (title, options and details: resellers at
 other prices, with other services), which only the stated price and services tell apart."""
 
@@ -285,18 +286,20 @@ def contested(products: list[Product], minimum: int = MIN_TWINS) -> list[Product
 # --- product intent ----------------------------------------------------------------------------------------------
 
 def product_tasks(products: list[Product], count: int, rng: random.Random, tools: Tools) -> list[tuple[str, list]]:
-    """Product-finder tasks: (query, [target]), one per title."""
+    """Product-finder tasks: (query, [target]), at most PER_TITLE of them about listings of one title."""
     tasks: list[tuple[str, list]] = []
     used: set[str] = set()
+    per_title: Counter[str] = Counter()
     for _ in range(count * ATTEMPTS_PER_TASK):
         if len(tasks) == count:
             break
         product = rng.choice(products)
-        if product.title in used:
+        if product.product_id in used or per_title[product.title] >= PER_TITLE:
             continue
         built = build_task("product", [product], [draw_target(product, rng)], rng, tools)
         if built is not None:
-            used.add(product.title)
+            used.add(product.product_id)
+            per_title[product.title] += 1
             tasks.append(built)
     return tasks
 
