@@ -48,6 +48,7 @@ from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetad
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from mcp_types import METHOD_NOT_FOUND, CallToolResult, TextContent, ToolAnnotations
+from mcp_types import Tool as ListedTool
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.responses import JSONResponse
@@ -155,6 +156,8 @@ class ServerState:
         return await anyio.to_thread.run_sync(work, limiter=self.limiter)
 
 
+OUTPUT_SCHEMA_DIALECT = "http://json-schema.org/draft-07/schema#"
+
 ShopbenchContext = Context[ServerState, Any]
 """The Context our handlers receive: its lifespan context is the ServerState (a runtime class, so the SDK finds
 the parameter by its annotation)."""
@@ -166,6 +169,7 @@ class ShopbenchServer(MCPServer[ServerState]):
     def __init__(self, state: ServerState) -> None:
         self.state = state
         self.declared_tools = {*EPISODE_TOOLS, "list_tasks", "start_task"}
+        self._listed: list[ListedTool] | None = None
         super().__init__(
             SERVER_NAME,
             instructions=MCP_AGENT_INSTRUCTIONS,
@@ -173,6 +177,19 @@ class ShopbenchServer(MCPServer[ServerState]):
             lifespan=_lifespan,
             tools=[_episode_tool(name, description, model) for name, description, model in _episode_specs()],
         )
+
+    async def list_tools(self) -> list[ListedTool]:
+        """The tool list, built once, with every output schema declared as JSON Schema draft-07. Clients compile a
+        validator per tool and connection (the official client checks the schema against its metaschema first):
+        against the 2020-12 metaschema that costs ~8x more (58 vs 7 ms for five tools here), paid again on every
+        new connection. The schemas use nothing draft-07 lacks."""
+        if self._listed is None:
+            tools = await super().list_tools()
+            for tool in tools:
+                if tool.output_schema is not None:
+                    tool.output_schema = {"$schema": OUTPUT_SCHEMA_DIALECT, **tool.output_schema}
+            self._listed = tools
+        return [tool.model_copy() for tool in self._listed]
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: ShopbenchContext | None = None) -> Any:
         """Undeclared names (a misspelt tool, the harness's record_malformed_turn) go to the client's episode too, so
