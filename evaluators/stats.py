@@ -71,9 +71,8 @@ def stratified_bootstrap_ci(
     """
     arrays = [np.asarray(group, dtype=float) for group in groups if len(group) > 0]
     n = sum(len(a) for a in arrays)
-    settings = dict(confidence=confidence, resamples=resamples, seed=seed)
     if not arrays:
-        return Interval(value=None, low=None, high=None, n=0, **settings)
+        return Interval(value=None, low=None, high=None, n=0, confidence=confidence, resamples=resamples, seed=seed)
     value = float(np.mean([a.mean() for a in arrays]))
     rng = np.random.default_rng(seed)
     resampled_means = np.zeros(resamples)
@@ -83,7 +82,9 @@ def stratified_bootstrap_ci(
     resampled_means /= len(arrays)
     tail = (1.0 - confidence) / 2.0 * 100.0
     low, high = np.percentile(resampled_means, [tail, 100.0 - tail])
-    return Interval(value=value, low=float(low), high=float(high), n=n, **settings)
+    return Interval(
+        value=value, low=float(low), high=float(high), n=n, confidence=confidence, resamples=resamples, seed=seed
+    )
 
 
 def pass_hat_k(trials: Sequence[tuple[int, int]], k: int) -> float | None:

@@ -84,6 +84,23 @@ class ModelAPI(ABC):
         """Release resources (HTTP clients, model memory)."""
 
 
+class WrappedModel(ModelAPI):
+    """A backend around another one (retries, response cache): `inner` is the wrapped model. `bind_episode` copies
+    a wrapper around the episode's bound inner model, so name the wrapped model `inner` and subclass this."""
+
+    inner: ModelAPI
+
+    def __init__(self, inner: ModelAPI) -> None:
+        self.inner = inner
+        self.spec = inner.spec
+
+    def identity(self) -> dict[str, Any]:
+        return self.inner.identity()
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
 class TransientModelError(RuntimeError):
     """A failure that a retry with backoff may cure (rate limit, server error, timeout)."""
 

@@ -11,7 +11,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from evaluators.models.base import ModelAPI
+from evaluators.models.base import ModelAPI, WrappedModel
 
 
 @dataclass(frozen=True)
@@ -34,14 +34,13 @@ class EpisodeBound:
 
 def bind_episode(model: ModelAPI, context: EpisodeContext) -> ModelAPI:
     """The model to use for one episode: a per-episode instance for baselines, the shared backend otherwise.
-    Wrappers (retries, cache: anything with an `inner` model) are copied around the bound inner model, so they
-    keep sharing their counters."""
+    Wrappers (retries, cache: WrappedModel, whose `inner` is the wrapped model) are copied around the bound inner
+    model, so they keep sharing their counters."""
     if isinstance(model, EpisodeBound):
         return model.for_episode(context)
-    inner = getattr(model, "inner", None)
-    if isinstance(inner, ModelAPI):
-        bound = bind_episode(inner, context)
-        if bound is not inner:
+    if isinstance(model, WrappedModel):
+        bound = bind_episode(model.inner, context)
+        if bound is not model.inner:
             wrapper = copy.copy(model)
             wrapper.inner = bound
             return wrapper

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaluators.models.base import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ToolSpec
+from evaluators.models.base import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ToolSpec, WrappedModel
 
 
 def shopbench_home() -> Path:
@@ -76,12 +76,11 @@ class CacheCounts:
     misses: int = 0
 
 
-class CachedModel(ModelAPI):
+class CachedModel(WrappedModel):
     """Answers repeated requests from the cache; counts hits and misses for the manifest."""
 
     def __init__(self, inner: ModelAPI, cache: ResponseCache) -> None:
-        self.inner = inner
-        self.spec = inner.spec
+        super().__init__(inner)
         self.cache = cache
         self.counts = CacheCounts()
         self._identity = inner.identity()
@@ -110,6 +109,3 @@ class CachedModel(ModelAPI):
         output = await self.inner.generate(messages, tools, config)
         self.cache.put(key, output)
         return output
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()

@@ -10,9 +10,16 @@ import asyncio
 import logging
 import random
 from dataclasses import dataclass, field
-from typing import Any
 
-from evaluators.models.base import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ToolSpec, TransientModelError
+from evaluators.models.base import (
+    ChatMessage,
+    GenerateConfig,
+    ModelAPI,
+    ModelOutput,
+    ToolSpec,
+    TransientModelError,
+    WrappedModel,
+)
 
 log = logging.getLogger("shopbench.retry")
 
@@ -38,18 +45,14 @@ class RetryStats:
     """The last few transient error messages, for the manifest."""
 
 
-class RetryingModel(ModelAPI):
+class RetryingModel(WrappedModel):
     """Wraps a backend; transient errors are retried up to `policy.max_retries` times, then re-raised."""
 
     def __init__(self, inner: ModelAPI, policy: RetryPolicy | None = None, stats: RetryStats | None = None) -> None:
-        self.inner = inner
-        self.spec = inner.spec
+        super().__init__(inner)
         self.policy = policy or RetryPolicy()
         self.stats = stats or RetryStats()
         self._rng = random.Random()
-
-    def identity(self) -> dict[str, Any]:
-        return self.inner.identity()
 
     async def generate(
         self, messages: list[ChatMessage], tools: list[ToolSpec] | None = None, config: GenerateConfig | None = None
@@ -69,6 +72,3 @@ class RetryingModel(ModelAPI):
                 self.stats.errors = [*self.stats.errors[-9:], str(error)[:300]]
                 log.warning("transient error (retry %d in %.1fs): %s", attempt, delay, error)
                 await asyncio.sleep(delay)
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
