@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from mcp_server.trajectory import episode_path, read_trajectory
 
@@ -46,14 +46,19 @@ STOP_AFTER = 3
 """Stop a run when this many episodes failed with one cause before any succeeded."""
 
 
+P = TypeVar("P")
+"""What a unit carries for its episode function (evaluators.runs.run: the task's TaskListing)."""
+
+
 @dataclass(frozen=True)
-class WorkUnit:
+class WorkUnit(Generic[P]):
     episode_id: str
     """Deterministic (e.g. "<task_id>-e<epoch>") so a resumed run finds the file of an earlier attempt."""
     item_id: str
     epoch: int = 0
-    payload: Any = None
-    """Whatever the episode function needs (a ShoppingTask, a QA item); not written anywhere by this module."""
+    payload: P | None = None
+    """Whatever the episode function needs (a TaskListing, a QA item), None when it needs nothing but the ids; not
+    written anywhere by this module."""
 
 
 EpisodeFn = Callable[..., Awaitable[None]]
@@ -64,7 +69,7 @@ EpisodeState = Literal["missing", "unfinished", "finished"]
 
 class ProgressSink(Protocol):
     def begin(self, total: int, already_done: int) -> None: ...
-    def advance(self, unit: WorkUnit, ok: bool) -> None: ...
+    def advance(self, unit: WorkUnit[Any], ok: bool) -> None: ...
     def finish(self) -> None: ...
 
 
@@ -119,12 +124,12 @@ def set_aside(run_dir: Path, episode_id: str) -> Path:
     return target
 
 
-def pending_units(run_dir: Path, units: Sequence[WorkUnit], resume: bool) -> tuple[list[WorkUnit], int]:
+def pending_units(run_dir: Path, units: Sequence[WorkUnit[P]], resume: bool) -> tuple[list[WorkUnit[P]], int]:
     """The units still to play, and how many are already finished. Without resume, any existing file is an error."""
     ids = [unit.episode_id for unit in units]
     if len(set(ids)) != len(ids):
         raise ValueError("episode ids must be unique within a run")
-    pending: list[WorkUnit] = []
+    pending: list[WorkUnit[P]] = []
     done = 0
     for unit in units:
         state = episode_state(run_dir, unit.episode_id)
@@ -142,7 +147,7 @@ def pending_units(run_dir: Path, units: Sequence[WorkUnit], resume: bool) -> tup
 
 async def run_episodes(
     run_dir: Path,
-    units: Sequence[WorkUnit],
+    units: Sequence[WorkUnit[P]],
     episode_fn: EpisodeFn,
     *,
     concurrency: int = 1,
@@ -159,11 +164,11 @@ async def run_episodes(
     summary = RunSummary(total=len(units), skipped=done)
     if progress:
         progress.begin(len(units), done)
-    queue: asyncio.Queue[WorkUnit] = asyncio.Queue()
+    queue: asyncio.Queue[WorkUnit[P]] = asyncio.Queue()
     for unit in pending:
         queue.put_nowait(unit)
 
-    def failed(unit: WorkUnit, error: Exception) -> None:
+    def failed(unit: WorkUnit[P], error: Exception) -> None:
         cause = failure_cause(error)
         summary.failed[unit.episode_id] = cause
         summary.causes[_grouped(cause, unit)] += 1
@@ -209,7 +214,7 @@ async def run_episodes(
     return summary
 
 
-def _grouped(cause: str, unit: WorkUnit) -> str:
+def _grouped(cause: str, unit: WorkUnit[Any]) -> str:
     """The cause with this unit's ids taken out, so the same fault on different tasks counts as one cause."""
     for name in sorted({unit.episode_id, unit.item_id}, key=len, reverse=True):
         cause = cause.replace(name, "…")

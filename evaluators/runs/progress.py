@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from evaluators.runs.orchestrate import WorkUnit
 
@@ -22,17 +32,19 @@ class RichProgress:
             console=console,
             transient=False,
         )
-        self._task = None
+        self._task: TaskID | None = None
 
     def begin(self, total: int, already_done: int) -> None:
         self._progress.start()
         status = f"{already_done} resumed" if already_done else ""
         self._task = self._progress.add_task(self.label, total=total, completed=already_done, status=status)
 
-    def advance(self, unit: WorkUnit, ok: bool) -> None:
+    def advance(self, unit: WorkUnit[Any], ok: bool) -> None:
         if not ok:
             self.failed += 1
         status = f"[red]{self.failed} failed" if self.failed else unit.item_id
+        if self._task is None:
+            raise RuntimeError("RichProgress.advance before begin")
         self._progress.update(self._task, advance=1, status=status)
 
     def finish(self) -> None:

@@ -139,7 +139,7 @@ class _Player:
 
     agent: AgentInfo
 
-    async def play(self, session: Any, unit: WorkUnit, suite: TaskSuite, episode_id: str | None) -> str:
+    async def play(self, session: Any, unit: WorkUnit[TaskListing], suite: TaskSuite, episode_id: str | None) -> str:
         """Play one episode to its end; returns the server's episode id."""
         raise NotImplementedError
 
@@ -177,7 +177,7 @@ class _AgentPlayer(_Player):
         self.agent = _agent_info(self.prepared)
         self._tools: list[Any] | None = None
 
-    async def play(self, session: Any, unit: WorkUnit, suite: TaskSuite, episode_id: str | None) -> str:
+    async def play(self, session: Any, unit: WorkUnit[TaskListing], suite: TaskSuite, episode_id: str | None) -> str:
         from evaluators.agent.loop import run_episode
         from evaluators.models import EpisodeContext, bind_episode
 
@@ -241,7 +241,7 @@ class _QuestionPlayer(_Player):
         """Note the first question's prompt and decoding for the manifest (hashes and parameters)."""
         self._question = suite.start_details(task_id).get("question") or {}
 
-    async def play(self, session: Any, unit: WorkUnit, suite: TaskSuite, episode_id: str | None) -> str:
+    async def play(self, session: Any, unit: WorkUnit[TaskListing], suite: TaskSuite, episode_id: str | None) -> str:
         from evaluators.qa.answer import answer_question
 
         answered = await answer_question(session, self.answerer, task_id=unit.item_id, episode_id=episode_id,
@@ -343,7 +343,7 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
         else:
             session = _remote(config.server_url, config.server_token)
 
-        async def play(unit: WorkUnit, handle: Any) -> None:
+        async def play(unit: WorkUnit[TaskListing], handle: Any) -> None:
             if config.server_url is None:
                 await player.play(handle, unit, suite, unit.episode_id)
                 return
@@ -363,7 +363,7 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
     return RunResult(run_dir, summary, manifest, log_file)
 
 
-def _units(listings: list[TaskListing], epochs: int) -> list[WorkUnit]:
+def _units(listings: list[TaskListing], epochs: int) -> list[WorkUnit[TaskListing]]:
     """Epoch-major, so a partial run has covered every task once before any task twice."""
     return [
         WorkUnit(episode_id=episode_id_for(listing.task_id, epoch), item_id=listing.task_id, epoch=epoch,
