@@ -107,10 +107,12 @@ def references_of(item: MMLUItem) -> list[str]:
     return [item.output_field] if isinstance(item.output_field, str) else list(item.output_field)
 
 
-def score_item(item: MMLUItem, output: str, embeddings: Mapping[str, np.ndarray] | None = None) -> ItemScore:
+def score_item(
+    item: MMLUItem, output: str, embeddings: Mapping[str, Mapping[str, np.ndarray]] | None = None
+) -> ItemScore:
     """Parse one raw output with the reference parser and apply the item's metric.
 
-    `embeddings` maps text → embedding for the similarity metrics (see `embed_for_similarity`).
+    `embeddings` maps similarity metric → text → embedding for the similarity metrics (see `embed_for_similarity`).
     """
     # The item's metric names its task type (MMLUItem checks METRICS_BY_TYPE), so each branch applies the parser
     # PARSERS[item.task_type] holds for it, typed.

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypeGuard
 
 from benchmarks.jsonl import read_models
 from benchmarks.session_intent.parsers import NO_ANSWER, parse_direct
@@ -110,18 +110,23 @@ async def _expand(tree: IntentionTree, parent: IntentionNode | None, models: _Mo
     return add_children(tree, parent, best)
 
 
+def _is_gold_letter(letter: str) -> TypeGuard[Literal["A", "B", "C", "D"]]:
+    return letter in ("A", "B", "C", "D")
+
+
 async def judge_items(items: list[GeneratedSessionItem], models: _Models) -> int:
     """Fill each item's gold with the judge's answer to the benchmark's zero-shot prompt; returns how many."""
     assert models.judge is not None and models.judge_settings is not None
+    judge, judge_settings = models.judge, models.judge_settings
 
     async def one(item: GeneratedSessionItem) -> bool:
         prompt = build_prompt(item, "zero-shot")
         async with models.limit:
-            text = await complete(models.judge, prompt.user, models.judge_settings, max_tokens=prompt.max_tokens)
+            text = await complete(judge, prompt.user, judge_settings, max_tokens=prompt.max_tokens)
         letter = parse_direct(text, item.task)
-        if letter == NO_ANSWER:
+        if letter == NO_ANSWER or not _is_gold_letter(letter):  # parse_direct gives an option letter or NO_ANSWER
             return False
-        item.gold, item.gold_source, item.judge_model = letter, "judge", models.judge_settings.spec  # type: ignore
+        item.gold, item.gold_source, item.judge_model = letter, "judge", judge_settings.spec
         return True
 
     return sum(await asyncio.gather(*(one(item) for item in items)))

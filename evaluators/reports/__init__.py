@@ -61,7 +61,7 @@ MAX_PAIRS = 6
 
 def pairwise(runs: list[ScoredRun]) -> list[Comparison]:
     """Paired comparisons of every two runs of the same benchmark (models first, baselines last)."""
-    comparisons = []
+    comparisons: list[Comparison] = []
     ordered = kind_order(runs)
     for i, a in enumerate(ordered):
         for b in ordered[i + 1:]:
@@ -131,7 +131,7 @@ def _notes(runs: list[ScoredRun]) -> list[str]:
         notes.append("Runs cover different task sets: " + "; ".join(
             f"{run.label}: {run.coverage.text()}" for run in partial if run.coverage)
             + ". Their overall is not printed; compare them with the paired tables.")
-    embedders = {getattr(run.result, "embedder", None) for run in runs} - {None}
+    embedders = {embedder for run in runs if (embedder := getattr(run.result, "embedder", None)) is not None}
     for embedder in sorted(embedders):
         reference = next(getattr(r.result, "reference_embedder", "") for r in runs
                          if getattr(r.result, "embedder", None) == embedder)

@@ -221,7 +221,7 @@ def compare(result_a: Any, result_b: Any, label_a: str = "A", label_b: str = "B"
 def _ordered(by_group: dict[str, list[str]]) -> list[tuple[str, list[str]]]:
     from benchmarks.shoppingbench.schema import INTENTS
 
-    order = {intent: index for index, intent in enumerate(INTENTS)}
+    order: dict[str, int] = {intent: index for index, intent in enumerate(INTENTS)}
     return sorted(by_group.items(), key=lambda item: (order.get(item[0], len(order)), item[0]))
 
 

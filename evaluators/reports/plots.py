@@ -14,6 +14,7 @@ is visible as "0.00", not as a missing bar), and an error bar only where there i
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -108,7 +109,7 @@ def _plot_groups(runs: list[ScoredRun], metric: str) -> list[str]:
     return list(dict.fromkeys(groups))
 
 
-def _draw_bars(axes: Any, positions: list[float], values: list[float | None], intervals: list[Interval | None],
+def _draw_bars(axes: Any, positions: Sequence[float], values: list[float | None], intervals: list[Interval | None],
                height: float, colour: str, hatch: str | None, label: str | None = None) -> None:
     """Horizontal bars on [0, 1] with their value (and n) in a column right of 1.0; a zero is drawn as a thick stub
     at 0 so it is visible; an error bar only for a real (non-degenerate) interval."""
@@ -210,7 +211,7 @@ def humans_vs_models(runs: list[ScoredRun], path: Path) -> Path:
         tasks = {t: o for t, o in per_task(outcomes(run.result, metric)).items() if t in shared}
         values: list[float | None] = []
         intervals: list[Interval | None] = []
-        group_means = []
+        group_means: list[float] = []
         for group in groups:
             found = [o for o in tasks.values() if o.group == group]
             if not found:
@@ -222,7 +223,8 @@ def humans_vs_models(runs: list[ScoredRun], path: Path) -> Path:
             interval = wilson_ci(int(sum(means)), len(means)) if binary else bootstrap_ci(means)
             values.append(interval.value)
             intervals.append(interval)
-            group_means.append(interval.value)
+            if interval.value is not None:  # always: the group has tasks
+                group_means.append(interval.value)
         values.append(sum(group_means) / len(group_means) if group_means else None)
         intervals.append(None)
         positions = [g - 0.4 + band * (index + 0.5) for g in range(len(ordered_groups))]
@@ -277,17 +279,18 @@ def paired_figure(comparisons: list[Comparison], metric: str | None = None) -> A
         axes.axvline(0, color="black", linewidth=0.8)
         for y, label in enumerate(labels):
             found = by_group.get(label)
-            if found is None or found.difference.value is None:
+            value = None if found is None else found.difference.value
+            if found is None or value is None:
                 axes.text(0, y, "not played by both", va="center", ha="center", fontsize=7, style="italic",
                           color="#555555")
                 continue
             interval = found.difference
-            colour = "#1b9e77" if interval.value > 0 else "#d95f02" if interval.value < 0 else "#555555"
+            colour = "#1b9e77" if value > 0 else "#d95f02" if value < 0 else "#555555"
             if interval.low is not None and interval.high is not None and interval.high > interval.low:
                 axes.plot([interval.low, interval.high], [y, y], color=colour, linewidth=2.0)
-            axes.plot([interval.value], [y], "o", color=colour, markersize=5 if label != "overall" else 7)
+            axes.plot([value], [y], "o", color=colour, markersize=5 if label != "overall" else 7)
             test = f", McNemar p={found.mcnemar.p:.3g}" if found.mcnemar else ""
-            axes.text(1.02, y, f"{interval.value:+.2f} (n={found.n}{test})", va="center", ha="left", fontsize=7,
+            axes.text(1.02, y, f"{value:+.2f} (n={found.n}{test})", va="center", ha="left", fontsize=7,
                       transform=axes.get_yaxis_transform())
         axes.axhline(len(labels) - 1.5, color="#999999", linewidth=0.6, linestyle="--")
         axes.set_xlim(-1.05, 1.05)

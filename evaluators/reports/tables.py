@@ -17,7 +17,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evaluators.reports.audit import AuditResult, audit_run
 from evaluators.reports.compare import AGGREGATION, Comparison, outcomes, per_task
@@ -26,6 +26,9 @@ from evaluators.scoring.failure import CATEGORIES
 from evaluators.scoring.trajectory_stats import trajectory_stats
 from evaluators.stats import Interval, wilson_ci
 from mcp_server.trajectory import RunManifest, iter_episode_files, read_trajectory
+
+if TYPE_CHECKING:
+    from evaluators.scoring.shoppingbench import TaskScore
 
 KIND_ORDER = ("model", "mcp-client", "human", "baseline")
 KIND_PLURAL = {"model": "models", "mcp-client": "MCP clients", "human": "humans", "baseline": "baselines"}
@@ -77,15 +80,17 @@ class ScoredRun:
 
     def task_keys(self) -> set[str]:
         """The tasks (ShoppingBench task ids, QA item ids) this run has a score for."""
-        if self.result.benchmark == "shoppingbench":
-            return {s.task_id for s in self.result.scores}
+        episodes = _episode_scores(self.result)
+        if episodes is not None:
+            return {s.task_id for s in episodes}
         return set(getattr(self.result, "scores", {}))
 
     @property
     def task_set(self) -> str | None:
         """The task set the episodes played (ShoppingBench scores name it; else the manifest's)."""
-        if self.result.benchmark == "shoppingbench":
-            found = {s.task_set for s in self.result.scores}
+        episodes = _episode_scores(self.result)
+        if episodes is not None:
+            found = {s.task_set for s in episodes}
             if len(found) == 1:
                 return found.pop()
         return self.manifest.task_set
@@ -95,6 +100,13 @@ class ScoredRun:
         if unfinished is not None:
             return len(unfinished)
         return int(getattr(self.result, "not_scored", {}).get("unfinished", 0))
+
+
+def _episode_scores(result: ScoreResult) -> list[TaskScore] | None:
+    """The per-episode scores of a ShoppingBench result; None for a question benchmark's (keyed by item)."""
+    from evaluators.scoring.shoppingbench_run import ShoppingBenchResult
+
+    return result.scores if isinstance(result, ShoppingBenchResult) else None
 
 
 def kind_order(runs: list[ScoredRun]) -> list[ScoredRun]:

@@ -10,6 +10,7 @@ output tokens exist only where the agent reported usage. Malformed model turns c
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from pydantic import BaseModel
 
@@ -83,14 +84,20 @@ def _malformed(step: StepEvent) -> bool:
     return step.malformed is not None or step.tool == INVALID_CALL_TOOL
 
 
-def _total(values: Sequence[int | float | None]) -> int | float | None:
+Number = TypeVar("Number", int, float)
+
+
+def _total(values: Sequence[Number | None]) -> Number | None:
     known = [v for v in values if v is not None]
     return sum(known) if known else None
 
 
 def _as_int(value: object) -> int:
+    """A recorded argument (a JSON value) as an int; 0 for what int() refuses (lists, objects, null, words)."""
+    if not isinstance(value, int | float | str):
+        return 0
     try:
-        return int(value)  # type: ignore[arg-type]
+        return int(value)
     except (TypeError, ValueError):
         return 0
 
