@@ -175,7 +175,7 @@ class ShopbenchServer(MCPServer[ServerState]):
             instructions=MCP_AGENT_INSTRUCTIONS,
             log_level="WARNING",
             lifespan=_lifespan,
-            tools=[_episode_tool(name, description, model) for name, description, model in _episode_specs()],
+            tools=list(_episode_tools()),
         )
 
     async def list_tools(self) -> list[ListedTool]:
@@ -457,6 +457,13 @@ def _episode_specs() -> list[tuple[str, str, type[Arguments]]]:
     specs = [(spec.name, spec.description, spec.arguments) for spec in SHOPPING_TOOLS.values()]
     specs.append(("submit_answer", SUBMIT_ANSWER_DESCRIPTION, SubmitAnswerArgs))
     return specs
+
+
+@functools.cache
+def _episode_tools() -> tuple[Tool, ...]:
+    """The episode tools, built once per process: their schemas cost ~60 ms to generate, and they depend on nothing
+    of a particular server (each call finds its server and episode through the request's context)."""
+    return tuple(_episode_tool(name, description, model) for name, description, model in _episode_specs())
 
 
 def _episode_tool(name: str, description: str, model: type[Arguments]) -> Tool:
