@@ -510,8 +510,12 @@ def _change_colours(product: dict, rng: random.Random) -> bool:
             if value not in dimensions[key]:
                 dimensions[key].append(value)
     offered = set(dimensions["color_family"])
-    fresh = [c for c in COLORS[:14] if c not in offered]
-    dimensions["color_family"] = sorted(rng.sample(fresh, min(len(fresh), rng.randint(1, 3))), key=COLORS.index)
+    kind = next((k for k in KINDS if k.category == product["category"] and "color_family" in k.sku), None)
+    palette = kind.sku["color_family"] if kind is not None else COLORS[:14]
+    fresh = [c for c in palette if c not in offered]
+    if not fresh:
+        return False
+    dimensions["color_family"] = sorted(rng.sample(fresh, min(len(fresh), rng.randint(1, 3))), key=palette.index)
     product["sku_options"] = _sku_options(rng, dimensions)
     return True
 
