@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 from benchmarks.jsonl import write_jsonl
 from benchmarks.shoppingbench.agent_prompts import (
@@ -52,7 +52,14 @@ from mcp_server.trajectory import (
 )
 
 SampleFormat = Literal["trl", "prompt-completion", "openai"]
-FORMATS: tuple[str, ...] = ("trl", "prompt-completion", "openai")
+FORMATS: tuple[SampleFormat, ...] = ("trl", "prompt-completion", "openai")
+
+
+def is_format(name: str) -> TypeGuard[SampleFormat]:
+    """Whether `name` is one of FORMATS (a command-line --format)."""
+    return name in FORMATS
+
+
 NO_REASONING = "none: the step recorded no thought"
 BASELINE_REASONING = "none: a scripted baseline's notes are not reasoning"
 

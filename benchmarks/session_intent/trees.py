@@ -351,6 +351,8 @@ class GeneratedSessionItem(SessionIntentItem):
     """A task instance sampled from a tree: the benchmark's item schema, the nodes it came from, and a gold letter
     that is empty (for annotators) or filled by a judge model (`gold_source: "judge"`)."""
 
+    # Widens the parent's field on purpose: a generated item may be unlabelled (gold None until a judge or annotator
+    # fills it), which mypy reports as an incompatible override of a mutable attribute.
     gold: Literal["A", "B", "C", "D"] | None = None  # type: ignore[assignment]
     gold_source: GoldSource | None = None
     """"judge" when a model wrote the gold letter (not human annotation); None while unlabelled."""

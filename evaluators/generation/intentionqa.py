@@ -50,7 +50,7 @@ class IntentionQABuild:
     written: dict[str, int] = field(default_factory=dict)
     resumed: int = 0
     skipped: list[Skipped] = field(default_factory=list)
-    difficulty: dict[str, Counter] = field(default_factory=dict)
+    difficulty: dict[str, Counter[str]] = field(default_factory=dict)
     embedder: str = ""
 
 

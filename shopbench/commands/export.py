@@ -20,14 +20,14 @@ def sft(
 ) -> None:
     """One sample per step of each successful episode: system prompt, tools and the history as the model saw it →
     the reasoning and the next tool call. Prints how many episodes and steps were kept and why the rest were not."""
-    from evaluators.export_sft import FORMATS, export_sft
+    from evaluators.export_sft import FORMATS, export_sft, is_format
     from evaluators.scoring import ScoreOptions, UnknownBenchmarkError
 
-    if fmt not in FORMATS:
+    if not is_format(fmt):
         raise typer.BadParameter(f"--format must be one of {', '.join(FORMATS)}")
     try:
         options = ScoreOptions(world=world, embedder=embedder)
-        summary = export_sft(run_dir, out, options=options, fmt=fmt)  # type: ignore[arg-type]
+        summary = export_sft(run_dir, out, options=options, fmt=fmt)
     except (UnknownBenchmarkError, FileNotFoundError, ValueError) as error:
         typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
         raise typer.Exit(2) from None

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import typer
@@ -42,10 +43,11 @@ def intentionqa(
 
     from benchmarks.jsonl import DataFileError
     from evaluators.embeddings import EmbedderError
-    from evaluators.generation.intentionqa import build_intentionqa, embedder_encoder
+    from evaluators.generation.intentionqa import IntentionMode, build_intentionqa, embedder_encoder
 
     console = Console(stderr=True)
-    if intention_similarity not in ("products", "text"):
+    modes: dict[str, IntentionMode] = {"products": "products", "text": "text"}
+    if intention_similarity not in modes:
         raise typer.BadParameter("products or text", param_hint="--intention-similarity")
     tasks = tuple(task or ("task1", "task2"))
     if bad := [t for t in tasks if t not in ("task1", "task2")]:
@@ -56,7 +58,7 @@ def intentionqa(
     try:
         encode, name = embedder_encoder(embedder)
         report = build_intentionqa(assertions, out, encode=encode, embedder=name, seed=seed,
-                                   min_typicality=min_typicality, intention_similarity=intention_similarity,  # type: ignore[arg-type]
+                                   min_typicality=min_typicality, intention_similarity=modes[intention_similarity],
                                    tasks=tasks, resume=not fresh)
     except (DataFileError, EmbedderError) as error:
         console.print(f"[red]error:[/red] {error}")
@@ -65,7 +67,7 @@ def intentionqa(
     for column in ("task", "written now", "easy", "medium", "hard", "too few distractors"):
         table.add_column(column)
     for name_ in tasks:
-        counts = report.difficulty.get(name_, {})
+        counts: Mapping[str, int] = report.difficulty.get(name_, {})
         table.add_row(name_, str(report.written.get(name_, 0)), *(str(counts.get(k, 0)) for k in
                                                                    ("easy", "medium", "hard")),
                       str(sum(s.task == name_ for s in report.skipped)))
@@ -113,9 +115,10 @@ def session_intent(
     if not sessions.is_file():
         console.print(f"[red]error:[/red] {sessions}: no such file")
         raise typer.Exit(2)
-    options = {"n_gpu_layers": n_gpu_layers, "n_ctx": n_ctx, "cache": not no_cache}
-    writer = ModelSettings(spec=model, temperature=temperature, **options)
-    judge_settings = ModelSettings(spec=judge, temperature=0.0, **options) if judge else None
+    writer = ModelSettings(spec=model, temperature=temperature, n_gpu_layers=n_gpu_layers, n_ctx=n_ctx,
+                           cache=not no_cache)
+    judge_settings = ModelSettings(spec=judge, temperature=0.0, n_gpu_layers=n_gpu_layers, n_ctx=n_ctx,
+                                   cache=not no_cache) if judge else None
     try:
         report = asyncio.run(build_session_intent(
             sessions, out, writer, judge=judge_settings, per_session=per_session, expand_limit=expand_per_step,

@@ -65,7 +65,10 @@ class EpisodeListScreen(Screen):
         self.query_one(EpisodeTable).focus()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        self.app.open_episode(self.shown[int(event.row_key.value)])
+        key = event.row_key.value
+        if key is None:  # never: EpisodeTable.show keys every row by its index
+            raise ValueError("an episode row without a key")
+        self.app.open_episode(self.shown[int(key)])
 
     def action_focus_filter(self) -> None:
         self.query_one("#filter", Input).focus()
