@@ -11,6 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
+from pydantic import BaseModel
+
 from benchmarks.qa import QuestionBenchmark, question_benchmark, task_set_label
 from mcp_server.suites import TaskListing
 
@@ -24,12 +26,12 @@ class QASuite:
 
     def __init__(self, benchmark: str, items: Path | str | None = None, prompting: str | None = None,
                  shots: int = 0, seed: int = 0) -> None:
-        self.questions: QuestionBenchmark = question_benchmark(benchmark)
+        self.questions: QuestionBenchmark[Any] = question_benchmark(benchmark)
         self.benchmark = self.questions.name
         self.task_set = task_set_label(self.questions, items)
         self.prompting = prompting or self.questions.promptings[0]
         loaded = self.questions.load(items)
-        self._items: dict[str, Any] = {
+        self._items: dict[str, BaseModel] = {
             self.questions.item_id(item): item for item in loaded if self.questions.runnable(item)
         }
         self._prompt = self.questions.prompter(loaded, self.prompting, shots, seed)

@@ -81,7 +81,7 @@ class ModelAnswerer(Answerer):
 class BaselineAnswerer(Answerer):
     """`random` or `majority`, for any registered question benchmark (its QuestionBenchmark answers for it)."""
 
-    def __init__(self, name: str, questions: QuestionBenchmark, items: Path | str | None, prompting: str,
+    def __init__(self, name: str, questions: QuestionBenchmark[Any], items: Path | str | None, prompting: str,
                  seed: int) -> None:
         if name not in BASELINES:
             raise ValueError(f"no question baseline {name!r}; choose one of {', '.join(BASELINES)}")

@@ -16,8 +16,11 @@ from typing import Any
 import numpy as np
 
 from benchmarks import intentionqa, session_intent, shopping_mmlu
+from benchmarks.intentionqa.schema import IntentionQAItem
 from benchmarks.qa import ItemScore
+from benchmarks.session_intent.schema import SessionIntentItem
 from benchmarks.shopping_mmlu.metrics import texts_for_similarity
+from benchmarks.shopping_mmlu.schema import MMLUItem
 from evaluators.embeddings import embedder_name, load_embedder
 from evaluators.scoring import ScoreOptions
 
@@ -29,9 +32,10 @@ MULTILINGUAL_ENV = "SHOPBENCH_MULTILINGUAL_EMBEDDER"
 
 
 OutputScorer = Callable[[list[Any], Outputs, str, ScoreOptions], Scored]
+"""A scorer takes its own benchmark's items (the registry resolves it by name, so the item type is Any here)."""
 
 
-def score_mmlu(items: list[Any], outputs: Outputs, prompting: str, options: ScoreOptions) -> Scored:
+def score_mmlu(items: list[MMLUItem], outputs: Outputs, prompting: str, options: ScoreOptions) -> Scored:
     """Shopping MMLU: reference parsers and metrics; similarity metrics embed every text they need in one batch."""
     answered = {item.id: outputs[item.id] for item in items if outputs.get(item.id) is not None}
     needs = texts_for_similarity(items, answered)
@@ -56,7 +60,7 @@ def score_mmlu(items: list[Any], outputs: Outputs, prompting: str, options: Scor
     return scores, summary
 
 
-def score_intentionqa(items: list[Any], outputs: Outputs, prompting: str, options: ScoreOptions) -> Scored:
+def score_intentionqa(items: list[IntentionQAItem], outputs: Outputs, prompting: str, options: ScoreOptions) -> Scored:
     """IntentionQA: reference parsers; difficulty from product-pair embedding similarity (vectors cached on disk by
     the embedder, so rescoring does not re-embed 4,630 pairs)."""
     answered = [item for item in items if item.qid in outputs]
@@ -69,7 +73,7 @@ def score_intentionqa(items: list[Any], outputs: Outputs, prompting: str, option
     return scores, summary
 
 
-def score_session(items: list[Any], outputs: Outputs, prompting: str, options: ScoreOptions) -> Scored:
+def score_session(items: list[SessionIntentItem], outputs: Outputs, prompting: str, options: ScoreOptions) -> Scored:
     """SessionIntentBench: binarised accuracy and macro-F1 per task."""
     scores = {
         item.id: session_intent.score_item(item, outputs[item.id], prompting)

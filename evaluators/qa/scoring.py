@@ -99,7 +99,7 @@ class QAScorer:
 
     def __init__(self, benchmark: str) -> None:
         self.spec = get_benchmark(benchmark)
-        self.questions: QuestionBenchmark = self.spec.questions()
+        self.questions: QuestionBenchmark[Any] = self.spec.questions()
         self.benchmark = self.spec.name
         self.score_outputs: OutputScorer = resolve(self.spec.scorer)
 
@@ -160,7 +160,7 @@ class QAScorer:
                              not_scored=not_scored)
 
 
-def _single(task_sets: set[str], questions: QuestionBenchmark) -> Path | None:
+def _single(task_sets: set[str], questions: QuestionBenchmark[Any]) -> Path | None:
     if len(task_sets) > 1:
         raise ValueError(f"the run holds {questions.name} episodes of several item sets ({sorted(task_sets)}); "
                          "score them with --items")
