@@ -13,9 +13,10 @@ from typer.testing import CliRunner
 from benchmarks.jsonl import DataFileError, read_jsonl
 from benchmarks.shoppingbench.schema import INTENTS, TASK_FILES
 from benchmarks.shoppingbench.voucher import within_budget
-from benchmarks.shoppingbench.worldgen.knowledge import knowledge_search
-from benchmarks.shoppingbench.worldgen.tasks import search_for
-from mcp_server.world import World, generate_world, import_world, product_finder
+from benchmarks.shoppingbench.worldgen.catalog import GENERATOR_VERSION
+from benchmarks.shoppingbench.worldgen.heuristic import check_task, read_instruction
+from benchmarks.shoppingbench.worldgen.phrasing import stated_exactly
+from mcp_server.world import World, WorldTools, generate_world, generator_fingerprint, import_world
 from mcp_server.world import default_world as open_default_world
 
 
@@ -40,20 +41,23 @@ def test_default_world_is_reused_not_rebuilt(default_world):
     assert (again.root / "world.json").stat().st_mtime_ns == stamp
 
 
-def test_every_generated_task_is_solvable_through_the_index(default_world):
+def test_default_world_folder_names_the_generator_version_and_code(default_world):
+    assert default_world.root.name == f"default-v{GENERATOR_VERSION}-{generator_fingerprint()}"
+    assert default_world.info.generator_version == GENERATOR_VERSION == "2"
+
+
+def test_every_generated_task_states_its_constraints_and_the_heuristic_solves_it(default_world):
     world = default_world
-    finder = product_finder(world.products)
+    tools = WorldTools(world.products, world.knowledge)
     for task in world.tasks("generated"):
         products = world.products.get([t.product_id for t in task.targets])
         assert len(products) == len(task.targets)
-        for target in task.targets:
-            product = products[target.product_id]
-            if task.intent == "web":
-                text, filters = knowledge_search(product, task.knowledge_attribute.lower()), {}
-            else:
-                text, filters = search_for(target, product)
-            assert target.product_id in finder(text, filters), task.task_id
-            assert target.product_id not in task.query
+        assert not any(t.product_id in task.query for t in task.targets)
+        if task.intent != "web":
+            reading = read_instruction(task.query)
+            assert all(stated_exactly(t, spec) for t, spec in zip(task.targets, reading.items, strict=True))
+        solved, played = check_task(task, tools)
+        assert solved and played.steps <= 30, task.task_id
         if task.intent == "voucher":
             basket = [products[t.product_id] for t in task.targets]
             assert within_budget([p.price for p in basket], [p.shop_id for p in basket], task.voucher)
@@ -91,7 +95,9 @@ def test_import_copies_and_indexes_the_official_corpus_format(small_documents, t
     assert [r for _, r in read_jsonl(world.root / "catalog.jsonl.gz")] == [r for _, r in read_jsonl(small_documents)]
     first = next(read_jsonl(small_documents))[1]
     rows = world.products.find(first["product"]["title"])
-    assert rows and rows[0]["product_id"] == first["id"]
+    assert rows and rows[0]["title"] == first["product"]["title"]  # the item itself or one of its resellers
+    found = [r["product_id"] for page in range(1, 6) for r in world.products.find(first["product"]["title"], page=page)]
+    assert first["id"] in found
     assert len(world.tasks("official")) == 900
     assert len(list(read_jsonl(world.root / "knowledge.jsonl"))) == 150
 

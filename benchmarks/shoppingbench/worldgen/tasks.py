@@ -272,6 +272,7 @@ def _naive_rival(query: str, chosen: list[Product], targets: list[Target],
 
 MIN_TWINS = 12
 PER_TITLE = 2
+ENOUGH_CONTESTED = 500
 """A target needs at least this many other listings with the same text (title, options and details: resellers at
 other prices, with other services), which only the stated price and services tell apart."""
 
@@ -306,15 +307,21 @@ def product_tasks(products: list[Product], count: int, rng: random.Random, tools
 
 # --- shop intent -------------------------------------------------------------------------------------------------
 
-def shop_tasks(products: list[Product], count: int, rng: random.Random, tools: Tools) -> list[tuple[str, list]]:
-    """Multi-product seller tasks: 2–4 targets from one shop, named in order."""
+def shop_tasks(products: list[Product], count: int, rng: random.Random, tools: Tools,
+               hot: set[str] | None = None) -> list[tuple[str, list]]:
+    """Multi-product seller tasks: 2–4 targets from one shop, named in order, at least one of them in `hot` (the
+    contested products; None: any)."""
     shops = _by_shop(products, minimum=2)
+    if hot is not None:
+        shops = {shop: items for shop, items in shops.items() if any(p.product_id in hot for p in items)}
     tasks: list[tuple[str, list]] = []
     for _ in range(count * ATTEMPTS_PER_TASK):
         if len(tasks) == count or not shops:
             break
         items = shops[rng.choice(sorted(shops))]
         chosen = rng.sample(items, rng.randint(2, min(4, len(items))))
+        if hot is not None and not any(p.product_id in hot for p in chosen):
+            continue
         built = build_task("shop", chosen, [draw_target(p, rng) for p in chosen], rng, tools)
         if built is not None:
             tasks.append(built)
@@ -331,9 +338,10 @@ def _by_shop(products: Iterable[Product], minimum: int) -> dict[str, list[Produc
 
 # --- voucher intent ----------------------------------------------------------------------------------------------
 
-def voucher_tasks(products: list[Product], count: int, rng: random.Random,
-                  tools: Tools) -> list[tuple[str, list, Voucher]]:
-    """Coupon & budget tasks: 1–4 targets, no price constraints, a platform or shop voucher and a budget."""
+def voucher_tasks(products: list[Product], count: int, rng: random.Random, tools: Tools,
+                  hot: set[str] | None = None) -> list[tuple[str, list, Voucher]]:
+    """Coupon & budget tasks: 1–4 targets, no price constraints, a platform or shop voucher and a budget; at least
+    one target in `hot` (the contested products; None: any)."""
     shops = _by_shop(products, minimum=1)
     tasks: list[tuple[str, list, Voucher]] = []
     for _ in range(count * ATTEMPTS_PER_TASK):
@@ -351,6 +359,8 @@ def voucher_tasks(products: list[Product], count: int, rng: random.Random,
         prices = [p.price for p in chosen]
         shop_ids = [p.shop_id for p in chosen]
         if sum(prices) < 100 or len({p.product_id for p in chosen}) < size:
+            continue
+        if hot is not None and not any(p.product_id in hot for p in chosen):
             continue
         voucher = draw_voucher(prices, shop_ids, voucher_type, rng)
         if not within_budget(prices, shop_ids, voucher):
@@ -410,14 +420,19 @@ def assemble(intent: Intent, rows: list[tuple], task_set: str) -> list[ShoppingT
 
 def generate_tasks(products: list[Product], *, seed: int, per_intent: int, tools: Tools,
                    task_set: str = "generated") -> dict[Intent, list[ShoppingTask]]:
-    """Product, shop and voucher task sets (knowledge tasks come with their corpus from knowledge.py), with targets
-    drawn from the contested products."""
-    products = contested(products)
+    """Product, shop and voucher task sets (knowledge tasks come with their corpus from knowledge.py). Every target
+    is a contested product; in a small world (fewer than ENOUGH_CONTESTED of them), every shop or voucher task has
+    at least one."""
+    hot = contested(products)
+    if len(hot) >= ENOUGH_CONTESTED:
+        pool, hot_ids = hot, None
+    else:  # a small world: shop and voucher tasks need only one contested target
+        pool, hot_ids = products, {p.product_id for p in hot}
     return {
-        "product": assemble("product", product_tasks(products, per_intent, random.Random(seed * 4 + 1), tools),
-                            task_set),
-        "shop": assemble("shop", shop_tasks(products, per_intent, random.Random(seed * 4 + 2), tools), task_set),
-        "voucher": assemble("voucher", voucher_tasks(products, per_intent, random.Random(seed * 4 + 3), tools),
+        "product": assemble("product", product_tasks(hot, per_intent, random.Random(seed * 4 + 1), tools), task_set),
+        "shop": assemble("shop", shop_tasks(pool, per_intent, random.Random(seed * 4 + 2), tools, hot_ids),
+                         task_set),
+        "voucher": assemble("voucher", voucher_tasks(pool, per_intent, random.Random(seed * 4 + 3), tools, hot_ids),
                             task_set),
     }
 
