@@ -67,6 +67,8 @@ async def _in_the_tui(runs: Path) -> None:
                 break
             await pilot.pause(0.05)
         await pilot.press(ANSWER)
+        await pilot.pause(0.2)
+        await pilot.press("enter")  # the answer is confirmed before it is submitted
         for _ in range(400):
             if isinstance(app.screen, EndScreen):
                 break
