@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from mcp_server.trajectory import (
     AgentInfo,
@@ -37,6 +38,7 @@ def _product(rng: random.Random, number: int) -> dict:
 def _step(rng: random.Random, index: int, last: bool) -> StepEvent:
     at = _CLOCK + timedelta(seconds=5 * index)
     kind = "recommend" if last else ("find", "view", "web", "calc")[index % 4]
+    observation: Any
     if kind == "find":
         tool, args = "find_product", {"q": " ".join(rng.sample(_WORDS, 2)), "page": 1, "sort": "priceasc"}
         observation = [_product(rng, rng.randrange(10**6)) for _ in range(10)]

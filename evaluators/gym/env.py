@@ -28,7 +28,7 @@ import json
 import threading
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import gymnasium as gym
 import numpy as np
@@ -149,8 +149,9 @@ class ShoppingBenchEnv(gym.Env[dict[str, str], Any]):
         self.embedder = embedder
         self.render_mode = render_mode
         self.tools_json = _tools_json()
-        self.observation_space = spaces.Dict(
-            {"instruction": AnyText(), "tools": AnyText(), "observation": AnyText()}
+        self.observation_space = cast(
+            "spaces.Space[dict[str, str]]",
+            spaces.Dict({"instruction": AnyText(), "tools": AnyText(), "observation": AnyText()}),
         )
         self.action_space = AnyText(min_length=1)
         self.episode: Episode | None = None
@@ -278,7 +279,7 @@ def _read_action(action: Any) -> tuple[list[Call], str | None, str | None, str]:
         errors = [call for call in parsed.calls if call.parse_error]
         calls = [(call.name, dict(call.arguments)) for call in parsed.calls if not call.parse_error]
         if errors:
-            named = [(call.name, {}) for call in errors if call.name]
+            named: list[tuple[str, dict[str, Any]]] = [(call.name, {}) for call in errors if call.name]
             return named, errors[0].parse_error, parsed.thought, action
         return calls, None, parsed.thought, action
     if isinstance(action, tuple | list) and len(action) == 2:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_server.episode_client import EpisodeClient
+from mcp_server.episodes import DEFAULT_MAX_STEPS
 from mcp_server.server import ShopbenchServer, build_server
 from mcp_server.suites import TaskSuite, build_suites
 from mcp_server.trajectory import AgentInfo
@@ -46,8 +47,8 @@ def shared_server(
         if key not in _SERVERS:
             opened, suites = build_suites([benchmark], world=None if world is None else Path(world),
                                           task_set=task_set, items=items, prompting=prompting)
-            extra = {"max_steps": max_steps} if max_steps is not None else {}
-            server = build_server(opened, suites, Path(runs_dir), agent_defaults={"kind": "model"}, **extra)
+            server = build_server(opened, suites, Path(runs_dir), agent_defaults={"kind": "model"},
+                                  max_steps=max_steps if max_steps is not None else DEFAULT_MAX_STEPS)
             _SERVERS[key] = (server, suites)
         return _SERVERS[key]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -169,7 +169,7 @@ class ProductIndex:
             builder.add(self._double_point.newRangeQuery("price", low, high), self._occur.FILTER)
         return builder.build()
 
-    def get(self, product_ids: Sequence[str]) -> dict[str, Product]:
+    def get(self, product_ids: Iterable[str]) -> dict[str, Product]:
         """The products with these ids, in the order asked; unknown ids are left out."""
         found: dict[str, Product] = {}
         for product_id in product_ids:

@@ -57,7 +57,8 @@ def run_model_demo(runs_dir: Path, *, model: str = DEMO_MODEL, world: Path | Non
 
     from evaluators.agent.shoppingbench_run import ShoppingRunConfig, run_shoppingbench
     from evaluators.runs.progress import RichProgress
-    from evaluators.scoring import ScoreOptions, get_scorer
+    from evaluators.scoring import ScoreOptions
+    from evaluators.scoring.shoppingbench_run import ShoppingBenchScorer
     from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 
     console = Console()
@@ -71,7 +72,7 @@ def run_model_demo(runs_dir: Path, *, model: str = DEMO_MODEL, world: Path | Non
     notes = read_manifest(runs_dir).notes
     if notes.get("cache_hits"):
         console.print(f"[dim]{notes['cache_hits']} model call(s) answered from the response cache[/dim]")
-    score = get_scorer("shoppingbench").score_run(result.run_dir, ScoreOptions(world=world))
+    score = ShoppingBenchScorer().score_run(result.run_dir, ScoreOptions(world=world))
     console.print(score_table(score))
     for problem in [*score.problems, *(f"unfinished, not scored: {e}" for e in score.unfinished)]:
         console.print(f"[yellow]{problem}[/yellow]")

@@ -63,7 +63,7 @@ class TaskPickerScreen(Screen):
         self.query_one("#tasks").focus()
 
     async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        await self.app.begin(self.shown[int(event.row_key.value)])
+        await self.app.begin(self.shown[int(str(event.row_key.value))])
 
     def action_focus_filter(self) -> None:
         self.query_one("#task-filter").focus()
@@ -81,14 +81,14 @@ class ShoppingScreen(Screen):
     """A ShoppingBench episode: instruction, search form, results, product detail, basket."""
 
     BINDINGS = [
-        Binding("ctrl+f", "focus('q')", "search form", priority=True),
+        Binding("ctrl+f", "focus_widget('q')", "search form", priority=True),
         Binding("ctrl+s", "search", "search", priority=True),
         Binding("ctrl+n", "page(1)", "next page", priority=True),
         Binding("ctrl+p", "page(-1)", "previous page", priority=True),
-        Binding("ctrl+r", "focus('results')", "results", priority=True),
+        Binding("ctrl+r", "focus_widget('results')", "results", priority=True),
         Binding("v", "view", "view product"),
         Binding("a", "add", "add to basket"),
-        Binding("ctrl+b", "focus('basket')", "basket", priority=True),
+        Binding("ctrl+b", "focus_widget('basket')", "basket", priority=True),
         Binding("ctrl+k", "calculator", "calculator", priority=True),
         Binding("ctrl+w", "web_search", "web search", priority=True),
         Binding("ctrl+e", "recommend", "recommend basket", priority=True),
@@ -117,14 +117,15 @@ class ShoppingScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = f"{self.app.session.task['task_id']} · {self.app.session.task.get('intent') or ''}"
+        task = self.app.session.task or {}
+        self.sub_title = f"{task.get('task_id', '')} · {task.get('intent') or ''}"
         self.query_one("#q").focus()
 
     def on_resize(self) -> None:
         """Below NARROW columns the search form and the basket take less room, so the results keep theirs."""
         self.set_class(self.size.width < NARROW, "-narrow")
 
-    def action_focus(self, widget_id: str) -> None:
+    def action_focus_widget(self, widget_id: str) -> None:
         self.query_one(f"#{widget_id}").focus()
 
     def action_search(self) -> None:
@@ -402,7 +403,8 @@ class QuestionScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = f"{self.app.session.task['task_id']} · {self.app.session.task.get('intent') or ''}"
+        task = self.app.session.task or {}
+        self.sub_title = f"{task.get('task_id', '')} · {task.get('intent') or ''}"
         if self.options:
             self.query_one(".option").focus()
         else:

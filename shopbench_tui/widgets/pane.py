@@ -52,7 +52,7 @@ class EpisodePane(Vertical):
         if not isinstance(event.data_table, StepList) or self.trajectory is None:
             return
         event.stop()
-        await self.query_one(StepDetail).show(self.trajectory.steps[int(event.row_key.value)])
+        await self.query_one(StepDetail).show(self.trajectory.steps[int(str(event.row_key.value))])
 
     def show_score(self, score: EpisodeScore | None, note: str) -> None:
         self.query_one(ScoreBreakdown).show(score, note)
