@@ -388,6 +388,8 @@ def draw_voucher(prices: list[float], shop_ids: list[str], voucher_type: str, rn
     after = quote(prices, shop_ids, voucher).total_after_voucher
     base = math.ceil(after)
     budget = base + rng.randint(0, math.ceil(0.1 * base))
+    if budget == after:  # a budget of exactly the discounted total would tell the agent the answer
+        budget += 1
     return voucher.model_copy(update={"price_after_voucher": after, "budget": budget})
 
 
