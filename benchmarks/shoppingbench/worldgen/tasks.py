@@ -363,7 +363,7 @@ def voucher_tasks(products: list[Product], count: int, rng: random.Random, tools
         if hot is not None and not any(p.product_id in hot for p in chosen):
             continue
         voucher = draw_voucher(prices, shop_ids, voucher_type, rng)
-        if not within_budget(prices, shop_ids, voucher):
+        if not within_budget(prices, shop_ids, voucher) or _gives_away(voucher):
             continue
         targets = [draw_target(p, rng, with_price=False) for p in chosen]
         built = build_task("voucher", chosen, targets, rng, tools, voucher)
@@ -388,9 +388,14 @@ def draw_voucher(prices: list[float], shop_ids: list[str], voucher_type: str, rn
     after = quote(prices, shop_ids, voucher).total_after_voucher
     base = math.ceil(after)
     budget = base + rng.randint(0, math.ceil(0.1 * base))
-    if budget == after:  # a budget of exactly the discounted total would tell the agent the answer
-        budget += 1
     return voucher.model_copy(update={"price_after_voucher": after, "budget": budget})
+
+
+def _gives_away(voucher: Voucher) -> bool:
+    """A number the query states (threshold, discount, cap, budget) equals the discounted total, the answer."""
+    answer = f"{voucher.price_after_voucher:g}"
+    stated = (voucher.threshold, voucher.face_value, voucher.cap, voucher.budget)
+    return any(value is not None and f"{value:g}" == answer for value in stated)
 
 
 def voucher_text(voucher: Voucher) -> str:
