@@ -91,11 +91,14 @@ async def test_play_shopping_task_to_the_end(default_world, shop_task, tmp_path:
         await until(pilot, lambda: isinstance(app.screen, ShoppingScreen))
         assert shop_task.query in str(app.screen.query_one("#instruction").render())
 
-        # the second product first, then the first one with filters; the basket is put in order afterwards
-        table = await search(pilot, second.title[0])
+        # the second product first, then the first one with filters; the basket is put in order afterwards (other
+        # shops resell the same titles, so even the second is searched within its shop and at its price)
+        listing = default_world.products.get([second.product_id])[second.product_id]
+        table = await search(pilot, second.title[0], shop=listing.shop_id,
+                             **{"price-lo": f"{listing.price:g}", "price-hi": f"{listing.price:g}"})
         await highlight(pilot, table, second.product_id)
         await pilot.press("a")
-        shop_id = default_world.products.get([second.product_id])[second.product_id].shop_id
+        shop_id = listing.shop_id
         fields = {"shop": shop_id}
         if first.price:
             (mode, (low, high)), = first.price[0].items()
