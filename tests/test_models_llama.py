@@ -6,7 +6,14 @@ import json
 
 from evaluators.agent.shoppingbench_run import ShoppingRunConfig, run_shoppingbench
 from evaluators.models import ChatMessage, ToolSpec, get_model
-from evaluators.models._llama_cpp import ARGUMENT_MAX_CHARS, render_messages, tool_call_schema
+from evaluators.models._llama_cpp import (
+    ARGUMENT_MAX_CHARS,
+    SUMMARISED,
+    SUMMARY_CHUNK,
+    compact_observation,
+    render_messages,
+    tool_call_schema,
+)
 from mcp_server.tools import SHOPPING_TOOLS
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 
@@ -21,6 +28,9 @@ def test_schema_is_one_call_to_a_known_tool_with_bounded_strings():
     find = schema["oneOf"][0]["properties"]["arguments"]
     assert find["properties"]["q"]["maxLength"] == ARGUMENT_MAX_CHARS
     assert find["additionalProperties"] is False and find["required"] == ["q", "page"]
+    assert find["properties"]["page"]["enum"] == [1, 2, 3, 4, 5]  # the grammar cannot ask for page 1000000
+    web = next(b for b in schema["oneOf"] if b["properties"]["name"]["const"] == "web_search")
+    assert web["properties"]["arguments"]["properties"]["max_results"]["enum"] == list(range(1, 21))
     terminate = schema["oneOf"][-1]["properties"]["arguments"]["properties"]["status"]
     assert "maxLength" not in terminate  # enums stay as they are
 
@@ -40,7 +50,8 @@ def test_history_renders_as_plain_turns_and_old_observations_are_elided():
     assert "find_product(q, page, shop_id?" in rendered[0]["content"]
     assert json.loads(rendered[2]["content"]) == {"thought": "search", "name": "find_product",
                                                    "arguments": {"q": "bag", "page": 1}}
-    assert rendered[3]["content"] == "Observation: (elided to fit the context window)"
+    assert rendered[3]["content"].startswith(f"Observation from find_product {SUMMARISED}: xxx")
+    assert len(rendered[3]["content"]) < 300
     assert rendered[5]["content"] == "Observation from find_product:\n" + "y" * 50
 
 
@@ -88,3 +99,62 @@ async def test_a_long_history_is_trimmed_to_the_context_window():
     output = await model.generate(messages, TOOLS, GenerateConfig(max_tokens=64))
     assert output.usage.input_tokens <= 1024 - 64
     assert output.tool_calls and output.tool_calls[0].name in SHOPPING_TOOLS
+
+
+PAGE = json.dumps([{"product_id": str(2449059468 + i), "shop_id": str(3001974 + i), "title": f"Crunchy chips {i}",
+                    "price": 59.0 + i, "service": ["COD"], "sold_count": i} for i in range(10)])
+
+
+def test_a_page_of_products_is_rendered_as_a_table():
+    table = compact_observation(PAGE)
+    lines = table.split("\n")
+    assert lines[0] == "product_id | shop_id | title | price | service | sold_count"
+    assert lines[1] == "2449059468 | 3001974 | Crunchy chips 0 | 59.0 | COD | 0" and len(lines) == 11
+    assert compact_observation('{"answer": 1}') == '{"answer": 1}'  # not a list of records: unchanged
+
+
+def test_old_observations_are_summarised_a_chunk_at_a_time_and_earlier_text_stays_put():
+    """Summaries come in whole chunks, so between chunks each step's prompt extends the previous one."""
+    def episode(steps: int) -> list[ChatMessage]:
+        messages = [ChatMessage(role="system", content="S"), ChatMessage(role="user", content="I want chips.")]
+        for i in range(steps):
+            call = {"id": f"c{i}", "name": "find_product", "arguments": {"q": "chips", "page": 1 + i % 5}}
+            messages += [ChatMessage(role="assistant", content="", tool_calls=[call]),
+                         ChatMessage(role="tool", content=PAGE, tool_call_id=f"c{i}", name="find_product")]
+        return messages
+
+    budget = 9000
+    previous: list[dict] | None = None
+    extended = 0
+    for steps in range(1, 16):
+        rendered = render_messages(episode(steps), TOOLS, budget)
+        summarised = [i for i, turn in enumerate(rendered) if SUMMARISED in turn["content"]]
+        assert len(summarised) % SUMMARY_CHUNK == 0 or len(summarised) == steps - 1
+        assert SUMMARISED not in rendered[-1]["content"]  # the latest observation is always in full
+        assert sum(len(turn["content"]) for turn in rendered) <= budget
+        if previous is not None and rendered[: len(previous)] == previous:
+            extended += 1
+        previous = rendered
+    assert extended >= 9  # of 14 steps, all but the few where a chunk was summarised
+
+
+async def test_the_second_step_of_an_episode_evaluates_only_the_new_tokens():
+    from evaluators.models import GenerateConfig, ModelOptions
+
+    model = get_model("llama-cpp:smollm2", ModelOptions(n_ctx=4096))
+    config = GenerateConfig(max_tokens=48, temperature=0.0, seed=0)
+    messages = [ChatMessage(role="system", content="S"), ChatMessage(role="user", content="I want chips.")]
+    first = await model.generate(messages, TOOLS, config)
+    one = dict(model.last_stats)
+    assert one["evaluated"] > 0 and one["generated"] > 0  # (an earlier test's prompt may share the system prefix)
+    call = first.tool_calls[0]
+    name = call.name or "find_product"
+    messages += [ChatMessage(role="assistant", content=first.text,
+                             tool_calls=[{"id": "c0", "name": name, "arguments": call.arguments}]),
+                 ChatMessage(role="tool", content=PAGE, tool_call_id="c0", name=name)]
+    await model.generate(messages, TOOLS, config)
+    two = model.last_stats
+    new_tokens = two["prompt_tokens"] - one["prompt_tokens"]
+    assert new_tokens > 200  # the page of products
+    assert two["reused"] >= one["prompt_tokens"] - 2  # the whole first prompt came from the KV cache
+    assert two["evaluated"] <= new_tokens + 2

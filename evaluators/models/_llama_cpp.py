@@ -5,6 +5,13 @@ With tools, decoding is constrained by a grammar built from a JSON schema — on
 well-formed call to a real tool. The tool list is also described in the system prompt so the model can choose.
 Loaded models are cached per process (one load per file and settings); calls are serialised because a Llama object
 is not thread-safe.
+
+Speed on a small CPU: the steps of an episode share the KV cache. Each step's prompt is the previous step's prompt
+plus the new turns (earlier text is never rewritten, except when old observations must be summarised to fit, which
+happens a chunk at a time), so llama.cpp evaluates only the new suffix; `LlamaCppModel.last_stats` reports how many
+prompt tokens were evaluated and how many were reused, from llama.cpp's own counters. Threads are the physical
+cores, prompts are evaluated in batches of 512, and the grammar admits exactly the values a tool accepts where the
+schema bounds them (page 1..5 becomes a choice of five numbers).
 """
 
 from __future__ import annotations
@@ -38,7 +45,18 @@ EMBEDDED = "smollm2"
 CHARS_PER_TOKEN = 3
 """A first cut by characters; the prompt is then measured in tokens and trimmed until it fits."""
 THOUGHT_MAX_CHARS = 120
-ELIDED = "Observation: (elided to fit the context window)"
+SUMMARISED = "(summarised to fit the context window)"
+SUMMARY_CHUNK = 4
+"""Old observations are summarised this many at a time, so the prompt's earlier text changes (and the KV cache must
+be re-evaluated from there) once every few steps rather than at every step."""
+SUMMARY_CHARS = 160
+SUMMARY_PRODUCTS = 10
+"""A summarised page keeps the ids (and prices) of this many products."""
+CUT = " …(cut to fit the context window)"
+N_BATCH = 512
+MAX_ENUM_RANGE = 64
+"""Integer parameters bounded to at most this many values become an enum in the grammar (JSON-schema minimum and
+maximum are not enforced by llama.cpp's schema converter)."""
 ARGUMENT_MAX_CHARS = 64
 REPACK_ENV = "SHOPBENCH_LLAMA_REPACK"
 FIRST_STEP_EXAMPLE = (
@@ -52,7 +70,36 @@ REQUIRED_ONLY_DEFAULT = {EMBEDDED}
 models get every parameter; `llama-cpp:<path>?required_only` (or ModelOptions.extra) opts in."""
 
 _LOCK = threading.Lock()
-_LOADED: dict[tuple[str, int, int], Any] = {}
+_LOADED: dict[tuple[str, int, int, int], Any] = {}
+
+
+THREADS_ENV = "SHOPBENCH_LLAMA_THREADS"
+
+
+def threads_now() -> int:
+    """Threads for the next call: $SHOPBENCH_LLAMA_THREADS if set, else the physical cores, or 1 while other
+    processes keep the cores busy. llama.cpp's threads meet at a spinning barrier after every operation (hundreds per
+    token); when the OS deschedules one of them the others spin for its whole time slice, and on this project's shared
+    2-core machine (load 6) two threads ran 20x slower than one (0.5 s per token against 0.025 s)."""
+    forced = os.environ.get(THREADS_ENV, "").strip()
+    if forced.isdigit() and int(forced) > 0:
+        return int(forced)
+    cores = physical_cores()
+    busy = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    return cores if busy < cores + 0.5 else 1
+
+
+def physical_cores() -> int:
+    """Physical cores this process may run on (hyperthreads share a core's arithmetic units, so llama.cpp gains
+    nothing from them and loses to contention)."""
+    try:
+        import psutil
+
+        physical = psutil.cpu_count(logical=False) or os.cpu_count() or 1
+    except ImportError:
+        physical = os.cpu_count() or 1
+    allowed = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else physical
+    return max(1, min(physical, allowed))
 
 
 def embedded_model_path() -> Path:
@@ -78,13 +125,15 @@ def file_sha256(path: str, size: int, mtime_ns: int) -> str:
 
 
 def _load(path: Path, n_ctx: int, n_gpu_layers: int) -> Any:
-    key = (str(path), n_ctx, n_gpu_layers)
+    threads = physical_cores()
+    key = (str(path), n_ctx, n_gpu_layers, threads)
     with _LOCK:
         if key not in _LOADED:
             from llama_cpp import Llama
 
             with _weight_repacking(os.environ.get(REPACK_ENV) == "1"):
-                _LOADED[key] = Llama(model_path=str(path), n_ctx=n_ctx, n_gpu_layers=n_gpu_layers, verbose=False)
+                _LOADED[key] = Llama(model_path=str(path), n_ctx=n_ctx, n_gpu_layers=n_gpu_layers, n_threads=threads,
+                                     n_threads_batch=threads, n_batch=N_BATCH, n_ubatch=N_BATCH, verbose=False)
         return _LOADED[key]
 
 
@@ -146,15 +195,22 @@ def _grammar(schema_json: str) -> Any:
 
 
 def _bounded(schema: Any) -> Any:
-    """A copy of a JSON schema whose free strings have a maxLength, so a looping small model cannot fill its
-    whole token budget with one argument."""
+    """A copy of a JSON schema whose free strings have a maxLength of at most ARGUMENT_MAX_CHARS, so a looping small
+    model cannot fill its whole token budget with one argument, and whose narrowly bounded integers are enums, so
+    the grammar admits only values the tool accepts (llama.cpp's converter ignores minimum and maximum)."""
     if isinstance(schema, list):
         return [_bounded(item) for item in schema]
     if not isinstance(schema, dict):
         return schema
     bounded = {key: _bounded(value) for key, value in schema.items()}
-    if bounded.get("type") == "string" and not {"enum", "const", "maxLength"} & bounded.keys():
-        bounded["maxLength"] = ARGUMENT_MAX_CHARS
+    if bounded.get("type") == "string" and not {"enum", "const"} & bounded.keys():
+        bounded["maxLength"] = min(int(bounded.get("maxLength", ARGUMENT_MAX_CHARS)), ARGUMENT_MAX_CHARS)
+    low, high = bounded.get("minimum"), bounded.get("maximum")
+    if (bounded.get("type") == "integer" and isinstance(low, int) and isinstance(high, int)
+            and 0 <= high - low < MAX_ENUM_RANGE):
+        for key in ("type", "minimum", "maximum"):
+            bounded.pop(key)
+        bounded["enum"] = list(range(low, high + 1))
     return bounded
 
 
@@ -185,7 +241,7 @@ def render_messages(messages: list[ChatMessage], tools: list[ToolSpec] | None, b
                 body = {"thought": message.content, **body}
             rendered.append({"role": "assistant", "content": json.dumps(body, ensure_ascii=False)})
         elif message.role == "tool":
-            observation = f"Observation from {message.name or 'tool'}:\n{message.content}"
+            observation = f"Observation from {message.name or 'tool'}:\n{compact_observation(message.content)}"
             rendered.append({"role": "user", "content": observation})
         else:
             rendered.append({"role": message.role, "content": message.content})
@@ -199,34 +255,135 @@ def render_messages(messages: list[ChatMessage], tools: list[ToolSpec] | None, b
     return rendered
 
 
+def compact_observation(content: str) -> str:
+    """A JSON list of flat records (a find_product page) as a table: one header line, then one line per record with
+    its values joined by " | " (lists joined by ","). Repeating every key in every record more than doubles the tokens
+    a small model must read, and every token of an observation is evaluated on a CPU. Anything else is unchanged."""
+    try:
+        value = json.loads(content)
+    except ValueError:
+        return content
+    if not (isinstance(value, list) and value and all(isinstance(v, dict) for v in value)):
+        return content
+    keys = list(dict.fromkeys(key for record in value for key in record))
+    rows = []
+    for record in value:
+        cells = []
+        for key in keys:
+            cell = record.get(key, "")
+            if isinstance(cell, list) and all(isinstance(c, str | int | float) for c in cell):
+                cell = ",".join(str(c) for c in cell)
+            elif isinstance(cell, dict | list):
+                return content  # nested records: the JSON says it better
+            cells.append("" if cell is None else str(cell).replace("|", "/").replace("\n", " "))
+        rows.append(" | ".join(cells))
+    return "\n".join([" | ".join(keys), *rows])
+
+
 def _fit(rendered: list[dict[str, str]], budget_chars: int) -> None:
-    """Elide observations oldest first (never the system prompt, the instruction, or the last turn)."""
-    while sum(len(turn["content"]) for turn in rendered) > budget_chars and _elide_oldest(rendered):
-        pass
+    """A first cut by characters (see _summarise_to_fit)."""
+    _summarise_to_fit(rendered, len, budget_chars)
 
 
-def _elide_oldest(rendered: list[dict[str, str]]) -> bool:
-    """Replace the oldest observation still shown; False when none is left to elide."""
-    for turn in rendered[2:-1]:
-        if turn["role"] == "user" and turn["content"].startswith("Observation from"):
-            turn["content"] = ELIDED
-            return True
-    return False
+def _observation_turns(rendered: list[dict[str, str]]) -> list[int]:
+    """Indices of the observations that may be summarised: never the system prompt, the instruction, or the last
+    turn; oldest first."""
+    return [i for i in range(2, len(rendered) - 1)
+            if rendered[i]["role"] == "user" and rendered[i]["content"].startswith("Observation from")
+            and SUMMARISED not in rendered[i]["content"]]
+
+
+def _summarise_to_fit(rendered: list[dict[str, str]], size: Any, budget: int) -> None:
+    """Summarise the oldest observations, SUMMARY_CHUNK at a time, until the prompt's `size` fits `budget`: the
+    most recent observations stay in full, and because the count summarised only grows in whole chunks, the prompt's
+    earlier text stays the same from one step to the next between chunks (so the KV cache is reused)."""
+    sizes = [size(turn["content"]) for turn in rendered]
+    total = sum(sizes)
+    if total <= budget:
+        return
+    candidates = _observation_turns(rendered)
+    summaries = {i: summarise_observation(rendered[i]["content"]) for i in candidates}
+    savings = [sizes[i] - size(summaries[i]) for i in candidates]
+    count = 0
+    while count < len(candidates) and total > budget:
+        step = candidates[count : count + SUMMARY_CHUNK]
+        total -= sum(savings[count : count + len(step)])
+        count += len(step)
+    for i in candidates[:count]:
+        rendered[i]["content"] = summaries[i]
+
+
+def summarise_observation(content: str) -> str:
+    """A short stand-in for an old observation: a page of products keeps its ids and prices (what the agent may
+    still recommend), anything else its first characters."""
+    head, _, body = content.partition(":\n")
+    try:
+        value: Any = json.loads(body)
+    except ValueError:
+        value = None
+    if isinstance(value, dict) and "result" in value:
+        value = value["result"]
+    lines = body.split("\n")
+    header = [cell.strip() for cell in lines[0].split("|")] if len(lines) > 1 else []
+    if isinstance(value, list) and value and all(isinstance(v, dict) and "product_id" in v for v in value):
+        items = ", ".join(f"{v['product_id']}" + (f" ({v['price']})" if "price" in v else "")
+                          for v in value[:SUMMARY_PRODUCTS])
+        short = f"{len(value)} products: {items}" + (", …" if len(value) > SUMMARY_PRODUCTS else "")
+    elif header and header[0] == "product_id":  # a compacted page (compact_observation)
+        price = header.index("price") if "price" in header else None
+        rows = [[cell.strip() for cell in line.split("|")] for line in lines[1:]]
+        items = ", ".join(row[0] + (f" ({row[price]})" if price is not None and price < len(row) else "")
+                          for row in rows[:SUMMARY_PRODUCTS])
+        short = f"{len(rows)} products: {items}" + (", …" if len(rows) > SUMMARY_PRODUCTS else "")
+    else:
+        flat = " ".join(body.split())
+        short = flat[:SUMMARY_CHARS] + ("…" if len(flat) > SUMMARY_CHARS else "")
+    return f"{head} {SUMMARISED}: {short}"
 
 
 def _trim_to_tokens(llm: Any, rendered: list[dict[str, str]], limit: int) -> None:
-    """Elide old observations, then cut the latest turn, until the prompt fits `limit` tokens."""
-    while _prompt_tokens(llm, rendered) > limit and _elide_oldest(rendered):
-        pass
-    while (excess := _prompt_tokens(llm, rendered) - limit) > 0 and len(rendered[-1]["content"]) > 200:
+    """Summarise old observations, then (rarely) elide their summaries, then cut the latest turn, until the prompt
+    fits `limit` tokens."""
+    counts: dict[str, int] = {}
+
+    def tokens(text: str) -> int:
+        if text not in counts:
+            counts[text] = len(llm.tokenize(text.encode(), add_bos=False)) + 5  # + the template's markers
+        return counts[text]
+
+    def total() -> int:
+        return sum(tokens(turn["content"]) for turn in rendered)
+
+    _summarise_to_fit(rendered, tokens, limit)
+    for i in range(2, len(rendered) - 1):
+        if total() <= limit:
+            break
+        if SUMMARISED in rendered[i]["content"]:
+            rendered[i]["content"] = rendered[i]["content"].split(":", 1)[0] + ": (elided)"
+    while (excess := total() - limit) > 0 and not rendered[-1]["content"].endswith(CUT):
         content = rendered[-1]["content"]
         keep = max(200, int(len(content) * (1 - excess / max(limit, 1))) - 100)
-        rendered[-1]["content"] = content[:keep] + " …(cut to fit the context window)"
+        if keep >= len(content):
+            break
+        rendered[-1]["content"] = content[:keep] + CUT
 
 
-def _prompt_tokens(llm: Any, rendered: list[dict[str, str]]) -> int:
-    """Tokens of the rendered chat (contents plus a few per turn for the template's markers)."""
-    return sum(len(llm.tokenize(turn["content"].encode(), add_bos=False)) + 5 for turn in rendered)
+def _set_threads(llm: Any, threads: int) -> None:
+    """Decode and prompt evaluation both with `threads` threads (changed in place: the loaded model is kept)."""
+    import llama_cpp
+
+    if (llm.n_threads, llm.n_threads_batch) != (threads, threads):
+        llama_cpp.llama_set_n_threads(llm.ctx, threads, threads)
+        llm.n_threads = llm.n_threads_batch = threads
+
+
+def _perf_counters(llm: Any) -> tuple[int, int, float, float]:
+    """(prompt tokens evaluated, tokens generated, ms evaluating the prompt, ms generating) so far, from llama.cpp's
+    own performance counters."""
+    import llama_cpp
+
+    data = llama_cpp.llama_perf_context(llm.ctx)
+    return int(data.n_p_eval), int(data.n_eval), float(data.t_p_eval_ms), float(data.t_eval_ms)
 
 
 class LlamaCppModel(ModelAPI):
@@ -238,6 +395,9 @@ class LlamaCppModel(ModelAPI):
         self.n_ctx = n_ctx
         self.n_gpu_layers = n_gpu_layers
         self.required_only = required_only
+        self.last_stats: dict[str, int] = {}  # prompt_tokens, evaluated, reused, generated, threads, prompt/decode ms
+        """The last call's prompt tokens, how many of them llama.cpp evaluated and how many it reused from the KV
+        cache (the previous call's prefix), and the tokens generated."""
 
     def identity(self) -> dict[str, Any]:
         stat = self.path.stat()
@@ -276,10 +436,27 @@ class LlamaCppModel(ModelAPI):
             request["grammar"] = _grammar(json.dumps(tool_call_schema(tools, self.required_only)))
         with _LOCK:
             began = time.perf_counter()
+            threads = threads_now()
+            _set_threads(llm, threads)
+            evaluated_before, generated_before, prompt_ms_before, decode_ms_before = _perf_counters(llm)
             response = llm.create_chat_completion(**request)
+            evaluated_after, generated_after, prompt_ms_after, decode_ms_after = _perf_counters(llm)
             latency = time.perf_counter() - began
         text = response["choices"][0]["message"].get("content") or ""
         usage = response.get("usage") or {}
+        prompt_tokens = int(usage.get("prompt_tokens", 0))
+        evaluated = evaluated_after - evaluated_before if evaluated_after >= evaluated_before else evaluated_after
+        # llama.cpp counts a sampled token's decode as generated, including the one that refreshes the logits when
+        # the whole prompt was cached; what it did not evaluate of the prompt it reused
+        self.last_stats = {
+            "prompt_tokens": prompt_tokens,
+            "evaluated": evaluated,
+            "reused": max(0, prompt_tokens - evaluated),
+            "generated": max(0, generated_after - generated_before),
+            "threads": threads,
+            "prompt_ms": round(prompt_ms_after - prompt_ms_before),
+            "decode_ms": round(decode_ms_after - decode_ms_before),
+        }
         output = ModelOutput(
             text=text,
             usage=TokenUsage(

@@ -1,0 +1,90 @@
+"""Seconds per step of the embedded SmolLM2-135M (`llama-cpp:smollm2`) as an episode's prompt grows to ~6,000 tokens,
+and how many prompt tokens llama.cpp evaluates per step (read from llama.cpp's own perf counters). Target: ≤ 3 s per
+step at ~6,000 prompt tokens on 2 cores, with only each step's new turn evaluated.
+
+The episode is the agent loop's message list, grown one step at a time exactly as the loop grows it: the model's
+tool call (as the backend parsed it) is appended, then the tool's observation, here a find_product page of 10
+product cards shaped like the sandbox's (about 700 tokens of JSON, ~450 once the backend
+renders it as a table). Decoding is grammar-constrained, as in a run.
+
+    python perf/bench_llama.py [TARGET_PROMPT_TOKENS]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from evaluators.models import ChatMessage, GenerateConfig, ModelOptions, ToolSpec, get_model  # noqa: E402
+from mcp_server.tools import SHOPPING_TOOLS  # noqa: E402
+
+WORDS_TEXT = ("wireless bluetooth headphones noise cancelling over ear black stereo bass foldable travel case "
+              "usb-c fast charging 40h playtime mic gaming laptop backpack waterproof anti theft 15.6 inch "
+              "college school men women stainless steel water bottle insulated 1l leak proof gym sports")
+WORDS = WORDS_TEXT.split()
+
+
+def page_of_products(rng: random.Random, page: int) -> str:
+    cards = [{"product_id": str(2449059468 + 97 * page + i), "shop_id": str(3001974 + rng.randrange(400)),
+              "title": " ".join(rng.choice(WORDS) for _ in range(rng.randrange(12, 22))).title(),
+              "price": round(rng.uniform(5, 300), 2), "service": rng.sample(["official", "freeShipping", "COD"], 2),
+              "sold_count": rng.randrange(0, 5000)} for i in range(10)]
+    return json.dumps(cards, ensure_ascii=False)
+
+
+async def main() -> None:
+    target = int(sys.argv[1]) if len(sys.argv) > 1 else 6000
+    rng = random.Random(0)
+    tools = [ToolSpec(name=s.name, description=s.description, parameters=s.arguments.model_json_schema())
+             for s in SHOPPING_TOOLS.values()]
+    started = time.perf_counter()
+    model = get_model("llama-cpp:smollm2", ModelOptions(n_ctx=8192))
+    config = GenerateConfig(max_tokens=96, temperature=0.0, seed=0)
+    messages = [ChatMessage(role="system", content="You are a shopping assistant. Find the product the user wants, "
+                                                   "recommend it with recommend_product, then terminate."),
+                ChatMessage(role="user", content="I want wireless noise cancelling headphones under 100 dollars "
+                                                 "with a long battery life.")]
+    print(f"llama-cpp:smollm2, n_ctx 8192, max_tokens {config.max_tokens}; {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.1f} at start")
+    print("step  prompt tokens  evaluated  reused  generated  seconds  (prompt eval, decode, other)  threads  load")
+    rows = []
+    step = 0
+    while True:
+        step += 1
+        began = time.perf_counter()
+        output = await model.generate(messages, tools, config)
+        seconds = time.perf_counter() - began
+        stats = model.last_stats  # type: ignore[attr-defined]
+        rows.append((stats["prompt_tokens"], stats["evaluated"], seconds))
+        prompt_s, decode_s = stats["prompt_ms"] / 1000, stats["decode_ms"] / 1000
+        print(f"{step:4d}  {stats['prompt_tokens']:13d}  {stats['evaluated']:9d}  {stats['reused']:6d}  "
+              f"{stats['generated']:9d}  {seconds:7.2f}  ({prompt_s:.2f}, {decode_s:.2f}, "
+              f"{seconds - prompt_s - decode_s:.2f})  {stats['threads']:7d}  {os.getloadavg()[0]:.1f}", flush=True)
+        if stats["prompt_tokens"] >= target:
+            break
+        call = output.tool_calls[0] if output.tool_calls else None
+        name = call.name if call and call.name else "find_product"
+        arguments = call.arguments if call and call.name else {"q": "headphones", "page": 1}
+        messages.append(ChatMessage(role="assistant", content=output.text,
+                                    tool_calls=[{"id": f"c{step}", "name": name, "arguments": arguments}]))
+        messages.append(ChatMessage(role="tool", content=page_of_products(rng, step), tool_call_id=f"c{step}",
+                                    name=name))
+    late = [r for r in rows if r[0] >= target * 0.8]
+    print(f"total {time.perf_counter() - started:.1f} s including the model load")
+    print(f"steps with a prompt of ≥ {int(target * 0.8)} tokens: median {statistics.median(r[2] for r in late):.2f} s "
+          f"per step (target ≤ 3 s), median {statistics.median(r[1] for r in late):.0f} prompt tokens evaluated per "
+          f"step of a median {statistics.median(r[0] for r in late):.0f}; first step {rows[0][2]:.2f} s "
+          f"({rows[0][1]} tokens evaluated); load average {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
