@@ -65,8 +65,6 @@ class RandomBaseline(_Baseline):
         episode = self.context.episode_id if self.context else ""
         turn = _turns_taken(messages)
         rng = random.Random(f"{self.seed}:{episode}:{turn}")
-        if tools is None and self.context is not None and self.context.choices:
-            return ModelOutput(text=rng.choice(self.context.choices), model=self.spec)
         instruction = next((m.content for m in messages if m.role == "user"), "")
         seen = list(dict.fromkeys(PRODUCT_ID_RE.findall(" ".join(m.content for m in messages[1:]))))
         if turn == 0 or not seen and turn < 3:

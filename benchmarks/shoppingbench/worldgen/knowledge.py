@@ -102,7 +102,7 @@ class _Names:
     """Made-up proper names, each used once per world, so a fact is found by its entity alone."""
 
     def __init__(self, rng: random.Random) -> None:
-        self.rng, self.used = rng, set()
+        self.rng, self.used = rng, set[str]()
 
     def name(self) -> str:
         while True:

@@ -389,13 +389,12 @@ def parse_item(text: str) -> ItemSpec:
             spec.pairs.append(pair)
             cut(match)
     while True:
-        found = [(key, pattern.search(rest)) for key, pattern in PAIR_PATTERNS]
-        found = [(key, match) for key, match in found if match]
+        found = [(key, match) for key, pattern in PAIR_PATTERNS if (match := pattern.search(rest))]
         if not found:
             break
-        key, match = min(found, key=lambda item: (item[1].start(), -len(item[1].group(0))))
-        spec.pairs.append((key, written(key, match.group("v"))))
-        cut(match)
+        key, first = min(found, key=lambda item: (item[1].start(), -len(item[1].group(0))))
+        spec.pairs.append((key, written(key, first.group("v"))))
+        cut(first)
     spec.words = search_words(rest)
     return spec
 
@@ -438,7 +437,7 @@ def target_pairs(target: Target) -> set[tuple[str, str]]:
 
 def stated_exactly(target: Target, spec: ItemSpec) -> bool:
     """The text states every constraint of the target and nothing else: price, services, every SKU/attribute pair."""
-    price = (target.price or [None])[0]
+    price = target.price[0] if target.price else None
     return (price == spec.price_constraint() and set(target.service or []) == set(spec.services)
             and len(spec.services) == len(target.service or []) and target_pairs(target) == set(spec.pairs)
             and len(spec.pairs) == len(target_pairs(target)))

@@ -23,6 +23,7 @@ import zlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Literal
 
 from benchmarks.jsonl import read_jsonl, write_jsonl
 from benchmarks.shoppingbench.schema import (
@@ -209,9 +210,11 @@ def build_task(intent: Intent, chosen: list[Product], targets: list[Target], rng
             wrong = _naive_rival(query, chosen, targets, tools)
             if wrong is None:
                 return query, targets
-        if wrong is None or wrong[1] is None:
+        if wrong is None:
             return None
         position, rival = wrong
+        if rival is None:
+            return None
         sharper = sharpen(targets[position], chosen[position], rival, rng, with_price=intent != "voucher")
         if sharper is None:
             return None
@@ -347,7 +350,7 @@ def voucher_tasks(products: list[Product], count: int, rng: random.Random, tools
     for _ in range(count * ATTEMPTS_PER_TASK):
         if len(tasks) == count:
             break
-        voucher_type = rng.choice(("platform", "shop"))
+        voucher_type: Literal["platform", "shop"] = rng.choice(("platform", "shop"))
         size = rng.randint(1, 4)
         if voucher_type == "shop":
             items = shops[rng.choice(sorted(shops))]
@@ -372,7 +375,8 @@ def voucher_tasks(products: list[Product], count: int, rng: random.Random, tools
     return tasks
 
 
-def draw_voucher(prices: list[float], shop_ids: list[str], voucher_type: str, rng: random.Random) -> Voucher:
+def draw_voucher(prices: list[float], shop_ids: list[str], voucher_type: Literal["platform", "shop"],
+                 rng: random.Random) -> Voucher:
     """A voucher by the official rules; price after voucher and budget come from voucher.quote."""
     total = sum(prices)
     threshold = round(rng.uniform(0.1 * total, 0.9 * total))
