@@ -195,9 +195,9 @@ def _short(error: ValidationError) -> str:
 
 
 @contextmanager
-def atomic_output(path: Path | str) -> Iterator[IO[bytes]]:
+def atomic_output(path: Path | str, compresslevel: int = 6) -> Iterator[IO[bytes]]:
     """A binary handle whose contents replace `path` only when the block finishes; on any error the temporary file
-    is removed and `path` is left as it was. A name ending in .gz is gzip-compressed."""
+    is removed and `path` is left as it was. A name ending in .gz is gzip-compressed (at `compresslevel`)."""
     path = Path(path)
     if path.is_dir():
         raise IsADirectoryError(f"{path}: is a directory, cannot write a file there")
@@ -207,7 +207,8 @@ def atomic_output(path: Path | str) -> Iterator[IO[bytes]]:
         os.fchmod(fd, 0o644)  # readable as an ordinary new file would be (mkstemp makes it private)
         with os.fdopen(fd, "wb") as raw:
             if path.suffix == ".gz":
-                with gzip.GzipFile(filename=path.name.removesuffix(".gz"), mode="wb", fileobj=raw, mtime=0) as zipped:
+                with gzip.GzipFile(filename=path.name.removesuffix(".gz"), mode="wb", fileobj=raw, mtime=0,
+                                   compresslevel=compresslevel) as zipped:
                     yield zipped  # type: ignore[misc]
             else:
                 yield raw
