@@ -242,6 +242,7 @@ def check_rewrite(task: ShoppingTask, template: str, rewritten_request: str, *,
     request = clean_rewrite(rewritten_request)
     query = with_request(template, request)
     missing = [str(c) for c in stated if not c.stated_in(query)]
+    missing += [f"the number {n:g}" for n in sorted(stated_numbers(request_part(template)) - stated_numbers(request))]
     leaked = [s for s in forbidden_strings(task, template) if s and s.lower() in query.lower()]
     reason = ""
     if not request:
@@ -257,6 +258,16 @@ def check_rewrite(task: ShoppingTask, template: str, rewritten_request: str, *,
     accepted = not reason
     return RewriteCheck(accepted=accepted, query=query if accepted else template, missing=missing, leaked=leaked,
                         unchecked=[str(c) for c in unchecked], reason=reason)
+
+
+_LIST_MARKER = re.compile(r"\(\d+\)")
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def stated_numbers(text: str) -> set[float]:
+    """Every number a request states (list markers like "(1)" aside): whatever the wording, none may be lost — a
+    guard under the per-constraint checks, which only know the wordings the templates use."""
+    return {float(n.replace(",", "")) for n in _NUMBER.findall(_LIST_MARKER.sub(" ", text))}
 
 
 def keeps_constraints(task: ShoppingTask, template: str, query: str) -> list[str]:
