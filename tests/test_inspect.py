@@ -43,7 +43,8 @@ def scripted_shopper(default_world):
         task = tasks[instruction]
         turn = sum(isinstance(m, ChatMessageAssistant) for m in messages)
         if task.task_id == "product-0001":
-            plan: list[Any] = [None, ("find_product", {"q": task.targets[0].title[0], "page": 1}),
+            kind = task.targets[0].title[0].split()[-3]  # "necklace": the kind, not the listing
+            plan: list[Any] = [None, ("find_product", {"q": kind, "page": 1}),
                                ("recommend_product", {"product_ids": "__first_hit__"}),
                                ("terminate", {"status": "success"})]
             move = plan[min(turn, len(plan) - 1)]
@@ -51,8 +52,9 @@ def scripted_shopper(default_world):
                 return _text("Let me think about what the user wants.")
             if move[0] == "recommend_product":
                 hits = [m for m in messages if m.role == "tool" and m.function == "find_product"]
-                ids = [p["product_id"] for p in json.loads(hits[-1].text)]
-                other = next(i for i in ids if i != task.targets[0].product_id)
+                # a hit with another title (same-title listings of other shops can meet every stated field)
+                found = json.loads(hits[-1].text)
+                other = next(p["product_id"] for p in found if p["title"] != task.targets[0].title[0])
                 return _call("recommend_product", {"product_ids": other})
             return _call(*move)
         name, arguments = oracle_reference(task)[min(turn, 3)]
