@@ -77,16 +77,30 @@ THREADS_ENV = "SHOPBENCH_LLAMA_THREADS"
 
 
 def threads_now() -> int:
-    """Threads for the next call: $SHOPBENCH_LLAMA_THREADS if set, else the physical cores, or 1 while other
-    processes keep the cores busy. llama.cpp's threads meet at a spinning barrier after every operation (hundreds per
-    token); when the OS deschedules one of them the others spin for its whole time slice, and on this project's shared
-    2-core machine (load 6) two threads ran 20x slower than one (0.5 s per token against 0.025 s)."""
+    """Threads for the next call: $SHOPBENCH_LLAMA_THREADS if set, else the physical cores when they are idle, or 1
+    while other processes are running. llama.cpp's threads meet at a spinning barrier after every operation (hundreds
+    per token); when the OS deschedules one of them the others spin for its whole time slice, and on this project's
+    shared 2-core machine (load 6) two threads ran 20x slower than one (0.5 s per token against 0.025 s)."""
     forced = os.environ.get(THREADS_ENV, "").strip()
     if forced.isdigit() and int(forced) > 0:
         return int(forced)
     cores = physical_cores()
-    busy = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
-    return cores if busy < cores + 0.5 else 1
+    return cores if cores > 1 and _others_running() <= 0 else 1
+
+
+def _others_running() -> float:
+    """Other processes' threads running right now (Linux: /proc/loadavg's runnable count, less this one; the most of
+    three looks 5 ms apart), else the 1-minute load average."""
+    try:
+        counts = []
+        for attempt in range(3):
+            if attempt:
+                time.sleep(0.005)
+            with open("/proc/loadavg", encoding="ascii") as handle:
+                counts.append(int(handle.read().split()[3].split("/")[0]) - 1)
+        return float(max(counts))
+    except (OSError, ValueError, IndexError):
+        return os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
 
 
 def physical_cores() -> int:
