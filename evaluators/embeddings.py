@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import sys
 import threading
 from collections.abc import Sequence
 from functools import cache
@@ -251,6 +252,10 @@ class MeanPoolEncoder:
     over their real tokens."""
 
     def __init__(self, path: Path, max_length: int, normalize: bool) -> None:
+        if "torch" not in sys.modules:
+            # torch's OpenMP threads wait for work by spinning; on a shared machine a spinning thread steals the core
+            # its partner needs (encoding a run: 18 s wall spinning, 12 s sleeping, at load 3 on 2 cores)
+            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         import torch
         from tokenizers import Tokenizer
 
