@@ -21,11 +21,12 @@ import zlib
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, Any, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 
 M = TypeVar("M", bound=BaseModel)
+K = TypeVar("K", bound=Hashable)
 
 GZIP_MAGIC = b"\x1f\x8b"
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
@@ -63,7 +64,7 @@ def _open_bytes(path: Path) -> IO[bytes]:
     magic = raw.read(2)
     raw.seek(0)
     if magic == GZIP_MAGIC:
-        return gzip.GzipFile(fileobj=raw, mode="rb")  # closing it does not close raw: see iter_lines
+        return cast(IO[bytes], gzip.GzipFile(fileobj=raw, mode="rb"))  # closing it does not close raw: iter_lines
     if path.suffix == ".gz" and magic:
         raw.close()
         raise DataFileError(path, 1, "named .gz but not gzip-compressed (no gzip header)")
@@ -162,8 +163,7 @@ def read_models(
     return items
 
 
-def check_unique(path: Path | str, number: int, key: Hashable, first_line: dict[Hashable, int],
-                 what: str = "id") -> None:
+def check_unique(path: Path | str, number: int, key: K, first_line: dict[K, int], what: str = "id") -> None:
     """Record `key` as seen on line `number`; a key seen before raises DataFileError naming both lines."""
     if key in first_line:
         raise DataFileError(path, number, f"duplicate {what} {key!r} (first on line {first_line[key]})")

@@ -66,8 +66,8 @@ def load_kdd_jsonl(path: Path | str, default_track: str | None = None) -> list[M
         record = {"id": str(number - 1), **record}
         if isinstance(record["id"], bool) or not isinstance(record["id"], str | int):
             raise DataFileError(path, number, f"id: expected a string or an integer, found {json_type(record['id'])}")
-        record["id"] = str(record["id"])
-        check_unique(path, number, record["id"], first_line)
+        item_id = record["id"] = str(record["id"])
+        check_unique(path, number, item_id, first_line)
         if default_track and not record.get("track"):
             record["track"] = default_track
         items.append(_validate(path, number, record))
@@ -130,7 +130,7 @@ def load_multiple_choice_csv(path: Path) -> list[MMLUItem]:
                 raise ValueError("choices is not a list")
             record: dict[str, Any] = {
                 "id": f"multiple_choice/{task}:{row_index}",
-                "input_field": multiple_choice_prompt(question, choices),
+                "input_field": multiple_choice_prompt(question, None if choices is None else list(choices)),
                 "output_field": int(answer),
                 "task_name": task,
                 "task_type": "multiple-choice",

@@ -7,6 +7,7 @@ The official test set ships with shopbench as the task set `official`.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -31,7 +32,8 @@ OFFICIAL_SET = "official"
 def parse_task(record: dict, intent: Intent, task_index: int, task_set: str) -> ShoppingTask:
     """Turn one official task line into a ShoppingTask (raises ValueError / ValidationError on bad shapes)."""
     reward = record["reward"]
-    common = dict(task_id=task_id_for(intent, task_index), task_set=task_set, intent=intent, task_index=task_index)
+    common: dict[str, Any] = dict(task_id=task_id_for(intent, task_index), task_set=task_set, intent=intent,
+                                  task_index=task_index)
     if intent == "web":
         product = Product.model_validate(reward)
         target = Target(product_id=product.product_id, title=[product.title])

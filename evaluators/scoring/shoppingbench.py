@@ -19,7 +19,7 @@ bare predictions, and hand-built test cases.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -112,7 +112,7 @@ def ids_to_look_up(task: ShoppingTask, recommended: str | None) -> set[str]:
 
 def title_pairs(task: ShoppingTask, recommended: str | None, products: Mapping[str, Product]) -> list[tuple[str, str]]:
     """The (product title, target title) pairs scoring will embed, so a caller can encode a whole run in one batch."""
-    pairs = []
+    pairs: list[tuple[str, str]] = []
     for target, product_id in zip(task.targets, positions(task, recommended), strict=True):
         product = products.get(product_id) if product_id is not None else None
         if product is not None and product.product_id != target.product_id:
@@ -122,8 +122,8 @@ def title_pairs(task: ShoppingTask, recommended: str | None, products: Mapping[s
 
 def rule_score(product: Product, target: Target, similarity: Similarity, position: int = 0) -> ProductMatch:
     """The product relevance score of one recommended product against one target."""
-    base = dict(position=position, recommended_id=product.product_id, found=True, shop_id=product.shop_id,
-                list_price=product.price)
+    base: dict[str, Any] = dict(position=position, recommended_id=product.product_id, found=True,
+                                shop_id=product.shop_id, list_price=product.price)
     if product.product_id == target.product_id:
         return ProductMatch(**base, exact=True, rule=1.0, title=1.0, price=1.0, service=1.0, sku_attrs=1.0)
     hits: dict[str, int] = dict.fromkeys(FIELDS, 0)
@@ -156,7 +156,7 @@ def rule_score(product: Product, target: Target, similarity: Similarity, positio
     required = [(k, v) for option in target.sku_options or [] for k, v in option.items()]
     required += [(k, v) for attribute in target.attributes or [] for k, values in attribute.items() for v in values]
     attribute_pairs = {(k, v) for k, values in product.attributes.items() for v in values}
-    options = [set()] + [set(option.items()) for option in product.sku_options.values()]
+    options: list[set[tuple[str, str]]] = [set()] + [set(option.items()) for option in product.sku_options.values()]
     best = max(options, key=lambda option: sum(pair in option or pair in attribute_pairs for pair in required))
     totals["sku_attrs"] = len(required)
     for pair in required:
@@ -166,7 +166,7 @@ def rule_score(product: Product, target: Target, similarity: Similarity, positio
             misses.append(f"{pair[0]}: {pair[1]} not found")
 
     total = sum(totals.values())
-    fields = {f: hits[f] / totals[f] if totals[f] else 1.0 for f in FIELDS}
+    fields: dict[str, Any] = {f: hits[f] / totals[f] if totals[f] else 1.0 for f in FIELDS}
     rule = sum(hits.values()) / total if total else 1.0
     return ProductMatch(**base, exact=False, rule=rule, misses=misses, **fields)
 

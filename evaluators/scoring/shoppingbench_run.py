@@ -9,9 +9,9 @@ epochs add pass^k; failure categories and App. F trajectory statistics come with
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -26,7 +26,7 @@ from evaluators.scoring.trajectory_stats import STATISTICS, TrajectoryStats, cor
 from evaluators.stats import Correlation, Interval, bootstrap_ci, pass_hat_k, stratified_bootstrap_ci
 from mcp_server.trajectory import AgentInfo, Trajectory, iter_episode_files, read_manifest, read_trajectory
 
-BENCHMARK = "shoppingbench"
+BENCHMARK: Final = "shoppingbench"
 SUMMARY_FIELDS = ("title", "price", "service", "sku_attrs", "shop", "budget", "kw")
 
 
@@ -194,7 +194,7 @@ class _LazySimilarity:
 
 
 def score_many(
-    jobs: list[tuple[ShoppingTask, str | None, str | None, int]],
+    jobs: Sequence[tuple[ShoppingTask, str | None, str | None, int]],
     lookup: ProductLookup,
     embedder: str | None,
 ) -> list[TaskScore]:
