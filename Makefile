@@ -26,10 +26,12 @@ demo: install
 
 test: install
 	$(PY) -m ruff check .
+	$(PY) -m mypy
 	$(PY) -m pytest -q
 
 lint: install
 	$(PY) -m ruff check .
+	$(PY) -m mypy
 
 perf: install
 	for f in perf/bench_*.py; do $(PY) $$f || exit 1; done
