@@ -3,7 +3,8 @@
 Run: .venv/bin/python perf/bench_load.py [--clients 32] [--seconds 20]
 
 Prints, on the default world:
-  (a) agent pace: N clients, each waiting 0.5 s between calls (a model's think time), for --seconds: tool p50/p99;
+  (a) agent pace: N clients, each waiting 0.5 s between calls (a model's think time), their first calls spread
+      evenly over the first 0.5 s (agents are not in step), for --seconds: tool p50/p99;
   (b) no pause: N clients calling back to back: calls/s (and p50/p99);
   (c) the stall test: N-1 clients at agent pace calling find_product while one client's web_search waits 2 s on a slow
       live provider (a local fake Serper behind SHOPBENCH_SERPER_URL), against the same without the slow client:
@@ -128,6 +129,9 @@ async def client_run(url: str, clients: int, seconds: float, pause: float, slow:
                 clock["deadline"] = clock["start"] + seconds
                 ready.set()
             await ready.wait()
+            # Agents are not in step with each other: spread the first calls evenly over one pause, so the clients do
+            # not arrive as one burst of N every pause (the burst figure is the queue of N calls, not the server).
+            await anyio.sleep(pause * number / clients)
             index = number
             while time.perf_counter() < clock["deadline"]:
                 calls = step_calls(index, product_id)
