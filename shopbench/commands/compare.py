@@ -17,9 +17,10 @@ def register(app: typer.Typer) -> None:
         world: Path | None = typer.Option(None, "--world", help="ShoppingBench: world folder (default: each run's)."),
         embedder: str | None = typer.Option(None, "--embedder", help="Sentence-transformers model folder."),
     ) -> None:
-        """Paired comparison on the tasks both runs played: A − B per intent/task and overall with a paired
-        bootstrap 95% interval, and the exact McNemar test for binary success. Says how many tasks each run
-        left out. Several epochs: each task's mean over epochs is compared.
+        """Paired comparison of two runs on the tasks both played.
+
+        A − B per intent/task and overall with a paired bootstrap 95% interval, and the exact McNemar test for
+        binary success; says how many tasks each run left out. Several epochs: each task's mean over epochs.
 
         Example: shopbench compare runs/model-a runs/model-b --json a-vs-b.json
         """

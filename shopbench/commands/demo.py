@@ -32,9 +32,10 @@ def register(app: typer.Typer) -> None:
         scripted: bool = typer.Option(False, "--scripted", help="Instead: one task over stdio MCP, scripted policy."),
         task: str | None = typer.Option(None, "--task", help="--scripted: task id (default: first product task)."),
     ) -> None:
-        """The embedded model (SmolLM2 through llama.cpp) plays one task per intent of the default world; each
-        episode and the scored table are printed. --scripted instead walks one task through `shopbench serve` over
-        stdio with a scripted policy, printing every call and observation."""
+        """The embedded model plays one task per intent of the default world, scored.
+
+        SmolLM2 through llama.cpp; each episode and the scored table are printed. --scripted instead walks one task
+        through `shopbench serve` over stdio with a scripted policy, printing every call and observation."""
         import anyio
 
         runs_dir = runs or Path("runs") / f"demo-{datetime.now():%Y%m%d-%H%M%S}"

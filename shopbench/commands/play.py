@@ -30,9 +30,11 @@ def register(app: typer.Typer) -> None:
                                              "(default: the benchmark's first, e.g. zero-shot)."),
         max_steps: int = typer.Option(30, "--max-steps", min=1, help="Steps per episode."),
     ) -> None:
-        """Play a task as a human: ShoppingBench with search, product pages, calculator, web search and a basket,
-        or a question item. Every action goes through the MCP server, so `shopbench score`, `report`, `replay` and
-        `results` treat you like a model. F1 lists the keys.
+        """Play a task as a human, recorded like a model's episode.
+
+        ShoppingBench with search, product pages, calculator, web search and a basket, or a question item. Every
+        action goes through the MCP server, so `shopbench score`, `report`, `replay` and `results` treat you like a
+        model. F1 lists the keys.
 
         Examples: shopbench play --player ana --random · shopbench play --benchmark intentionqa --player ana
         """

@@ -16,8 +16,10 @@ def register(app: typer.Typer) -> None:
         world: Path | None = typer.Option(None, "--world", help="World to score in (default: the run's world)."),
         score: bool = typer.Option(True, "--score/--no-score", help="Score the runs in the background."),
     ) -> None:
-        """Replay trajectories: episodes with intent, success and score; each step's thought, arguments and
-        observation; the score breakdown; two runs side by side.
+        """Replay trajectories step by step, with scores; two runs side by side.
+
+        Episodes with intent, success and score; each step's thought, arguments and observation; the score
+        breakdown.
 
         Example: shopbench replay runs/gpt-4.1 runs/human-ana --task shop-0007
         """
