@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from benchmarks.jsonl import DataFileError, open_text, read_jsonl, write_jsonl
+from benchmarks.jsonl import DataFileError, iter_lines, read_jsonl, write_jsonl
 from benchmarks.shoppingbench.schema import CorpusRecord, Product, ShoppingTask
 from benchmarks.shoppingbench.tasks import OFFICIAL_DIR, OFFICIAL_SET, load_official, load_task_set
 
@@ -179,36 +179,41 @@ def generate_world(out: Path, *, products: int, seed: int, tasks_per_intent: int
 
 
 def import_world(documents: Path, out: Path, *, progress: bool = True) -> World:
-    """A world over the official corpus file: every line is checked against the corpus schema while it is copied."""
+    """A world over the official corpus file: every line is checked against the corpus schema while it is copied.
+
+    The world is built in a temporary folder beside `out` and renamed to `out` only when complete, so a failed or
+    interrupted import leaves nothing behind. A bad corpus file (truncated or fake gzip, invalid UTF-8, a directory,
+    a record off the schema) is a DataFileError naming its file and line; an `out` that exists and is not an empty
+    folder is refused (FileExistsError) before anything is read."""
     documents, out = Path(documents).expanduser(), Path(out).expanduser()
-    if not documents.is_file():
+    if not documents.exists():
         raise FileNotFoundError(f"{documents}: no such file")
-    out.mkdir(parents=True, exist_ok=True)
-    catalog = out / CATALOG
-    partial = out / (CATALOG + ".partial")
-    count = 0
-    with (_step(progress, f"importing {documents}"), open(partial, "wb") as raw,
-          gzip.GzipFile(filename="", mode="wb", compresslevel=3, fileobj=raw, mtime=0) as sink):
-        for number, line in _lines(documents):
-            _check_record(documents, number, line)
-            sink.write(line.rstrip("\n").encode("utf-8") + b"\n")
-            count += 1
-    if count == 0:
-        partial.unlink()
-        raise DataFileError(documents, 1, "no product records")
-    os.replace(partial, catalog)
-    write_jsonl(out / KNOWLEDGE, official_knowledge_documents())
-    info = WorldInfo(name=out.name, seed=None, products=count, content_hash=catalog_hash(catalog),
-                     generator_version=None, source="imported")
-    _write_info(out, info)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise FileExistsError(f"{out} already exists and is not an empty folder; choose another --out or remove it")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=f".{out.name}-import-", dir=out.parent))
+    try:
+        catalog = building / CATALOG
+        count = 0
+        with (_step(progress, f"importing {documents}"), open(catalog, "wb") as raw,
+              gzip.GzipFile(filename="", mode="wb", compresslevel=3, fileobj=raw, mtime=0) as sink):
+            for number, line in iter_lines(documents):
+                _check_record(documents, number, line)
+                sink.write(line.encode("utf-8") + b"\n")
+                count += 1
+        if count == 0:
+            raise DataFileError(documents, 1, "no product records (the file is empty)")
+        write_jsonl(building / KNOWLEDGE, official_knowledge_documents())
+        info = WorldInfo(name=out.name, seed=None, products=count, content_hash=catalog_hash(catalog),
+                         generator_version=None, source="imported")
+        _write_info(building, info)
+        if out.is_dir():
+            out.rmdir()  # empty (checked above); fails loudly if something appeared there meanwhile
+        os.rename(building, out)
+    finally:
+        if building.exists():
+            shutil.rmtree(building, ignore_errors=True)
     return World.open(out)
-
-
-def _lines(path: Path) -> Iterator[tuple[int, str]]:
-    with open_text(path) as handle:
-        for number, line in enumerate(handle, start=1):
-            if line.strip():
-                yield number, line
 
 
 def _check_record(path: Path, number: int, line: str) -> None:

@@ -113,7 +113,7 @@ def import_(
 
     try:
         world = import_world(documents, out)
-    except (DataFileError, FileNotFoundError) as error:
+    except (DataFileError, FileNotFoundError, FileExistsError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(1) from None
     _show(world)
