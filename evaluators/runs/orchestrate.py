@@ -158,7 +158,8 @@ async def run_episodes(
 ) -> RunSummary:
     """Play every unit not yet finished, `concurrency` at a time. An episode function that raises marks its unit
     failed (logged, left resumable) without stopping the others — unless the first `stop_after` failures share one
-    cause before anything succeeded; cancellation (Ctrl-C) stops everything."""
+    cause before anything succeeded; cancellation (Ctrl-C) stops everything: the episodes in flight are not counted
+    as failed, their sessions are closed, and no worker starts another."""
     run_dir = Path(run_dir)
     pending, done = pending_units(run_dir, units, resume)
     summary = RunSummary(total=len(units), skipped=done)
@@ -183,6 +184,8 @@ async def run_episodes(
             stack: AsyncExitStack | None = None
             handle: Any = None
             while summary.stopped_early is None:
+                if _cancelling():
+                    raise asyncio.CancelledError
                 try:
                     unit = queue.get_nowait()
                 except asyncio.QueueEmpty:
@@ -198,6 +201,8 @@ async def run_episodes(
                         await episode_fn(unit, handle)
                     summary.completed += 1
                 except Exception as error:  # one bad episode must not sink the run; it stays resumable
+                    if _cancelling():  # the run is being stopped (Ctrl-C): a session torn down under it is no fault
+                        raise asyncio.CancelledError from error
                     ok = False
                     failed(unit, error)
                     if stack is not None:  # a fresh session for the next episode (this one may be broken)
@@ -212,6 +217,12 @@ async def run_episodes(
         if progress:
             progress.finish()
     return summary
+
+
+def _cancelling() -> bool:
+    """Whether the current task has been asked to stop (its episode's error may be the cancellation's echo)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 def _grouped(cause: str, unit: WorkUnit[Any]) -> str:

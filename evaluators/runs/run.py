@@ -12,16 +12,24 @@ into the local run folder from the server's `shopbench://episodes/{episode_id}` 
 
 Every failed episode is one line (episode id, cause) on the terminal and a traceback in the run's `run.log`;
 identical causes are counted in the summary, and a run whose first episodes all fail for one cause stops early.
+
+SIGINT (Ctrl-C) or SIGTERM while episodes are being played stops the run in order: the run's task is cancelled, the
+workers close their sessions (the server ends the episodes in flight as abandoned, or leaves them without an end, and
+either way `--resume` plays them again), threads still computing (llama.cpp, Lucene) are waited for, and
+`RunInterrupted` is raised. A second signal acts as it would without this (KeyboardInterrupt, or termination). The
+JVM leaves these signals to Python (-Xrs, mcp_server.search.lucene_runtime).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import re
+import signal
 import tempfile
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -29,7 +37,7 @@ from typing import Any
 
 from benchmarks.registry import BenchmarkSpec, get_benchmark
 from evaluators.runs.manifest import git_revision, new_run_id, open_run, package_versions, prompt_hashes, update_notes
-from evaluators.runs.orchestrate import ProgressSink, RunDirError, RunSummary, WorkUnit, run_episodes
+from evaluators.runs.orchestrate import ProgressSink, RunDirError, RunSummary, WorkUnit, episode_state, run_episodes
 from evaluators.runs.pricing import PriceTable
 from evaluators.runs.shards import parse_shard
 from mcp_server.suites import TaskListing, TaskSuite, build_suites, check_playable
@@ -90,6 +98,19 @@ class RunConfig:
     prompting: str | None = None
     shots: int | None = None
     extra_notes: dict[str, Any] = field(default_factory=dict)
+
+
+class RunInterrupted(Exception):
+    """The run was stopped by SIGINT or SIGTERM; finished episodes are kept, `--resume` plays the rest."""
+
+    def __init__(self, run_dir: Path, signal_name: str, finished: int, total: int) -> None:
+        self.run_dir, self.signal_name, self.finished, self.total = run_dir, signal_name, finished, total
+        super().__init__(f"stopped by {signal_name}: {finished} of {total} episodes finished in {run_dir}")
+
+    @property
+    def exit_code(self) -> int:
+        """128 + the signal's number, as a shell reports a process ended by it (130 for SIGINT)."""
+        return 128 + int(getattr(signal, self.signal_name, signal.SIGINT))
 
 
 @dataclass
@@ -350,8 +371,18 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
             remote_id = await player.play(handle, unit, suite, None)
             await copy_remote_episode(handle, remote_id, episode_path(run_dir, unit.episode_id), config.server_url)
 
-        summary = await run_episodes(run_dir, units, play, concurrency=config.concurrency, resume=config.resume,
-                                     progress=progress, session=session)
+        with _stop_on_signals() as received:
+            try:
+                summary = await run_episodes(run_dir, units, play, concurrency=config.concurrency,
+                                             resume=config.resume, progress=progress, session=session)
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if not received or task is None or task.uncancel() > 0:
+                    raise  # cancelled by someone else (or more than once): not ours to turn into an exit
+                await _wait_for_threads()
+                finished = sum(episode_state(run_dir, unit.episode_id) == "finished" for unit in units)
+                log.info("run stopped by %s: %d of %d episodes finished", received[0], finished, len(units))
+                raise RunInterrupted(run_dir, received[0], finished, len(units)) from None
     finally:
         update_notes(run_dir, **player.counters())
         await player.aclose()
@@ -361,6 +392,50 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
     update_notes(run_dir, failed=summary.failed, completed=summary.completed, skipped=summary.skipped,
                  stopped_early=summary.stopped_early)
     return RunResult(run_dir, summary, manifest, log_file)
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def _stop_on_signals() -> Iterator[list[str]]:
+    """While inside: the first SIGINT or SIGTERM cancels the current task (the run) and is named in the yielded list;
+    after it, both signals have their default effect again (a second Ctrl-C raises KeyboardInterrupt at once).
+    Outside the main thread, or where the loop cannot take signals, nothing is installed."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    received: list[str] = []
+    installed: list[signal.Signals] = []
+
+    def restore() -> None:
+        while installed:
+            loop.remove_signal_handler(installed.pop())  # SIGINT → KeyboardInterrupt, SIGTERM → terminate
+
+    def on_signal(number: signal.Signals) -> None:
+        if not received and task is not None:
+            received.append(number.name)
+            log.info("%s: stopping the run in order (%s again to force)", number.name, number.name)
+            task.cancel()
+        restore()
+
+    if task is not None:
+        for number in STOP_SIGNALS:
+            try:
+                loop.add_signal_handler(number, on_signal, number)
+            except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no signals here
+                continue
+            installed.append(number)
+    try:
+        yield received
+    finally:
+        restore()
+
+
+async def _wait_for_threads() -> None:
+    """Let work already handed to the loop's threads (a llama.cpp step) finish before the model is closed: freeing
+    it under a running computation is what crashed the process. (Lucene calls go through anyio threads, which a
+    cancelled caller already waits for.) The loop's default executor takes no new work afterwards."""
+    await asyncio.get_running_loop().shutdown_default_executor()
 
 
 def _units(listings: list[TaskListing], epochs: int) -> list[WorkUnit[TaskListing]]:
@@ -427,6 +502,6 @@ def _file_log(path: Path) -> tuple[logging.Handler, int]:
 
 
 __all__ = [
-    "AGENTIC_OPTIONS", "LOG_FILE", "QUESTION_OPTIONS", "RunConfig", "RunOptionError", "RunResult", "check_options",
-    "copy_remote_episode", "default_run_dir", "episode_id_for", "make_player", "run_benchmark",
+    "AGENTIC_OPTIONS", "LOG_FILE", "QUESTION_OPTIONS", "RunConfig", "RunInterrupted", "RunOptionError", "RunResult",
+    "check_options", "copy_remote_episode", "default_run_dir", "episode_id_for", "make_player", "run_benchmark",
 ]

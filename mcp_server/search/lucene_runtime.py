@@ -13,6 +13,12 @@ same way:
   time; openai>=2 refuses to build one without a key. The client is never used for BM25, so the import runs with a
   placeholder key that is removed again right after (no network is touched).
 
+Signals and crashes: the JVM runs with `-Xrs`, so it installs no SIGINT/SIGTERM/SIGHUP handlers of its own and
+Ctrl-C or SIGTERM reach Python's handlers (a run stops in order: evaluators.runs.run). Without it the JVM took SIGINT
+and began its own shutdown, calling exit() while a llama.cpp thread was still computing: a SIGSEGV in ggml, reported
+as a JVM crash. A JVM fatal-error report, should one still happen, goes to $SHOPBENCH_HOME/logs/hs_err_pid<pid>.log
+(`-XX:ErrorFile`), never to the current folder.
+
 Threads: pyjnius binds a Java method to its object by storing the object on the method descriptor, which every
 Python wrapper of that Java class shares (JavaMethod.__get__). Two threads calling the same method on different
 objects can each end up calling it on the other's object: a field value lands in the other thread's document, a
@@ -28,6 +34,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,6 +44,8 @@ from typing import Any
 _VECTOR_MODULE_OPTION = "--add-modules=jdk.incubator.vector"
 _OPENAI_PLACEHOLDER_KEY = "unused-placeholder-for-pyserini-import"
 _NON_BMP = re.compile("[\U00010000-\U0010ffff]")
+_REDUCE_SIGNALS_OPTION = "-Xrs"
+"""The JVM leaves SIGINT, SIGTERM and SIGHUP to Python (see above)."""
 
 java_lock = threading.RLock()
 """Held around every sequence of calls on Java objects (see above)."""
@@ -60,7 +69,8 @@ def start_jvm() -> None:
             from pyserini.setup import configure_classpath
 
             configure_classpath(os.environ.get("ANSERINI_CLASSPATH") or _bundled_jar_dir())
-            jnius_config.set_options(*[o for o in jnius_config.get_options() if o != _VECTOR_MODULE_OPTION])
+            jnius_config.set_options(*[o for o in jnius_config.get_options() if o != _VECTOR_MODULE_OPTION],
+                                     *jvm_signal_options())
         import jnius
 
         system = jnius.autoclass("java.lang.System")
@@ -72,6 +82,17 @@ def start_jvm() -> None:
             logger.setLevel(level.WARNING)
             _quiet_loggers.append(logger)
         _started = True
+
+
+def jvm_signal_options() -> list[str]:
+    """-Xrs (Python keeps SIGINT/SIGTERM) and -XX:ErrorFile under $SHOPBENCH_HOME/logs (no hs_err file in the cwd)."""
+    home = Path(os.environ.get("SHOPBENCH_HOME") or "~/.cache/shopbench").expanduser()
+    logs = home / "logs"
+    try:
+        logs.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        logs = Path(tempfile.gettempdir())
+    return [_REDUCE_SIGNALS_OPTION, f"-XX:ErrorFile={logs.resolve() / 'hs_err_pid%p.log'}"]
 
 
 def _bundled_jar_dir() -> str:

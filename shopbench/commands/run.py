@@ -112,7 +112,7 @@ def run(
     from evaluators.runs.manifest import ManifestMismatch
     from evaluators.runs.orchestrate import RunDirError
     from evaluators.runs.progress import RichProgress
-    from evaluators.runs.run import RunConfig, RunOptionError, run_benchmark
+    from evaluators.runs.run import RunConfig, RunInterrupted, RunOptionError, run_benchmark
     from mcp_server.suites import NotPlayable
 
     console = Console(stderr=True, soft_wrap=True)
@@ -132,6 +132,13 @@ def run(
     except refusals as error:
         console.print(f"[red]error:[/red] {_escape(str(error).strip(chr(39)))}")
         raise typer.Exit(2) from None
+    except RunInterrupted as stop:
+        console.print(f"[red]interrupted:[/red] {_escape(str(stop))}; the same command with --resume --out "
+                      f"{_escape(str(stop.run_dir))} plays the rest (the episodes in flight included)", highlight=False)
+        raise typer.Exit(stop.exit_code) from None
+    except KeyboardInterrupt:  # Ctrl-C before any episode started: nothing to resume
+        console.print("[red]interrupted[/red] before the run started", highlight=False)
+        raise typer.Exit(130) from None
     finally:
         logging.getLogger().removeHandler(handler)
     summary = result.summary
