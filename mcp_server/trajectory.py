@@ -187,7 +187,10 @@ def read_trajectory(path: Path) -> Trajectory:
     start: StartEvent | None = None
     steps: list[StepEvent] = []
     end: EndEvent | None = None
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    # Split on "\n" only: str.splitlines() also breaks at U+2028, U+2029 and U+0085, which JSON leaves unescaped.
+    lines = Path(path).read_text(encoding="utf-8").split("\n")
+    if lines[-1] == "":
+        lines.pop()
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue

@@ -59,14 +59,56 @@ def arguments(task_ids: list[str]) -> st.SearchStrategy[dict[str, Any]]:
     return st.dictionaries(keys, values, max_size=6)
 
 
+def adversarial_text() -> st.SearchStrategy[str]:
+    return st.one_of(st.sampled_from(LUCENE), st.sampled_from(EXPRESSIONS), st.sampled_from(ODD_IDS),
+                     st.text(max_size=60), st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=300),
+                     st.integers(min_value=1_000, max_value=60_000).map(lambda n: "é𝄞" * (n // 2)))
+
+
+def typed_arguments(name: str, task_ids: list[str]) -> st.SearchStrategy[dict[str, Any]]:
+    """Arguments of the right names and (mostly) the right types, with adversarial values: what reaches Lucene, the
+    calculator and the id parsers."""
+    text, small = adversarial_text(), st.one_of(st.integers(min_value=-3, max_value=12), st.integers())
+    number = st.one_of(st.floats(allow_nan=True, allow_infinity=True),
+                       st.integers(min_value=-(10**30), max_value=10**30))
+    fields: dict[str, dict[str, st.SearchStrategy[Any]]] = {
+        "find_product": {"q": text, "page": small, "shop_id": text, "price": st.one_of(text, st.sampled_from(
+            ("0-100", "100-", "-5", "5-1", "nan-inf", "1e309-", "0-0"))), "sort": st.sampled_from(
+            ("priceasc", "pricedesc", "order", "default", "PRICEASC", "")), "service": text},
+        "view_product_information": {"product_ids": text},
+        "recommend_product": {"product_ids": text},
+        "calculate": {"expression": text, "product_ids": text, "voucher_type": st.sampled_from(("platform", "shop")),
+                      "threshold": number, "discount_type": st.sampled_from(("fixed", "percentage")),
+                      "face_value": number, "discount": number, "cap": number, "budget": number},
+        "web_search": {"q": text, "max_results": small},
+        "terminate": {"status": st.sampled_from(("success", "failure", "SUCCESS", ""))},
+        "submit_answer": {"answer": text},
+        "list_tasks": {"benchmark": text, "intent": text, "limit": small, "offset": small},
+        "start_task": {"task_id": st.one_of(st.sampled_from(task_ids), text), "episode_id": text, "epoch": small,
+                       "agent_name": text, "task_set": text},
+    }
+    required = {"find_product": ("q", "page"), "view_product_information": ("product_ids",),
+                "recommend_product": ("product_ids",), "web_search": ("q",), "submit_answer": ("answer",),
+                "terminate": ("status",), "start_task": ("task_id",)}.get(name, ())
+    if name == "find_product":
+        fields[name]["page"] = st.one_of(st.integers(min_value=1, max_value=5), small)
+    optional = {key: value for key, value in fields[name].items() if key not in required}
+    return st.fixed_dictionaries({key: fields[name][key] for key in required}, optional=optional)
+
+
 @st.composite
 def call_sequences(draw: st.DrawFn, task_ids: list[str], max_calls: int = 12) -> list[tuple[str, dict[str, Any]]]:
     """A sequence of calls: mostly the real tools in any order (so tools run before start_task, after terminate and
     twice), sometimes a proper start_task, sometimes an unknown tool."""
     calls: list[tuple[str, dict[str, Any]]] = []
+    if draw(st.booleans()):
+        calls.append(("start_task", {"task_id": draw(st.sampled_from(task_ids))}))
     for _ in range(draw(st.integers(min_value=1, max_value=max_calls))):
-        kind = draw(st.sampled_from(("tool", "tool", "tool", "start", "terminate", "unknown")))
-        if kind == "start":
+        kind = draw(st.sampled_from(("typed", "typed", "typed", "tool", "start", "terminate", "unknown")))
+        if kind == "typed":
+            name = draw(st.sampled_from(TOOLS))
+            calls.append((name, draw(typed_arguments(name, task_ids))))
+        elif kind == "start":
             calls.append(("start_task", {"task_id": draw(st.sampled_from(task_ids))}))
         elif kind == "terminate":
             calls.append(("terminate", {"status": draw(st.sampled_from(("success", "failure")))}))
@@ -177,3 +219,23 @@ def test_fuzzed_tool_calls_get_clear_errors_or_valid_results(default_world, tmp_
     assert sum(n for kind, n in outcome.kinds.items() if kind.startswith("ok")) > 0, outcome.kinds
     assert sum(n for kind, n in outcome.kinds.items() if "error" in kind) > 0, outcome.kinds
     assert math.isfinite(outcome.seconds)
+
+
+# ---- regressions the fuzzer found ----------------------------------------------------------------------------------
+
+
+async def test_line_separator_characters_in_arguments_keep_the_trajectory_readable(default_world,
+                                                                                   tmp_path: Path) -> None:
+    """U+2028, U+2029 and U+0085 stay raw in JSON; the trajectory reader once split lines at them."""
+    runs = tmp_path / "runs"
+    server, task_ids = fuzz_server(default_world, runs)
+    odd = "a\u2028b\u2029c\x85d"
+    async with Client(server, mode="legacy") as client:
+        await client.call_tool("start_task", {"task_id": task_ids[0], "episode_id": "separators"})
+        await client.call_tool("find_product", {"q": odd, "page": 1})
+        await client.call_tool("calculate", {"expression": odd})
+        await client.call_tool("terminate", {"status": "failure"})
+    (path,) = sorted(runs.rglob("separators*.jsonl"))
+    trajectory = read_trajectory(path)
+    assert [step.tool for step in trajectory.steps] == ["find_product", "calculate", "terminate"]
+    assert trajectory.steps[0].arguments["q"] == odd and trajectory.end is not None
