@@ -17,6 +17,7 @@ schema bounds them (page 1..5 becomes a choice of five numbers).
 from __future__ import annotations
 
 import asyncio
+import atexit
 import hashlib
 import json
 import os
@@ -136,6 +137,16 @@ def file_sha256(path: str, size: int, mtime_ns: int) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+@atexit.register
+def _close_loaded() -> None:
+    """Free the loaded models before the interpreter tears its modules down: llama-cpp-python's own finaliser then
+    finds its C bindings gone and prints "TypeError: 'NoneType' object is not callable" on every exit."""
+    with _LOCK:
+        for model in _LOADED.values():
+            model.close()
+        _LOADED.clear()
 
 
 def _load(path: Path, n_ctx: int, n_gpu_layers: int) -> Any:
