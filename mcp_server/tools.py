@@ -329,6 +329,7 @@ class Sandbox:
         return [{key: hit[key] for key in FIND_FIELDS if key in hit} for hit in hits]
 
     def view_product_information(self, args: ViewProductInformationArgs) -> list[dict[str, Any]]:
+        check_length("view_product_information", "product_ids", args.product_ids, MAX_QUERY_CHARS)
         ids = split_ids(args.product_ids)
         if not ids:
             raise ToolCallError("view_product_information: product_ids is empty; give comma-separated product_ids")
@@ -351,6 +352,7 @@ class Sandbox:
         return self._price_cart(args)
 
     def _price_cart(self, args: CalculateArgs) -> dict[str, Any]:
+        check_length("calculate", "product_ids", args.product_ids, MAX_QUERY_CHARS)
         ids = split_ids(args.product_ids or "")
         if not ids:
             raise ToolCallError("calculate: product_ids is empty")
@@ -389,6 +391,7 @@ class Sandbox:
     def recommend_product(self, args: RecommendProductArgs) -> str:
         if not args.product_ids.strip():
             raise ToolCallError("recommend_product: product_ids is empty; give the product_ids to recommend")
+        check_length("recommend_product", "product_ids", args.product_ids, MAX_QUERY_CHARS)
         ids = args.product_ids.split(",")  # no trimming: the scorer reads the string exactly like this
         check_id_count("recommend_product", ids)
         text = f"Having recommended the products to the user: {args.product_ids}."

@@ -60,7 +60,8 @@ def arguments(task_ids: list[str]) -> st.SearchStrategy[dict[str, Any]]:
 
 
 def adversarial_text() -> st.SearchStrategy[str]:
-    return st.one_of(st.sampled_from(LUCENE), st.sampled_from(EXPRESSIONS), st.sampled_from(ODD_IDS),
+    return st.one_of(st.sampled_from(LUCENE), st.sampled_from(EXPRESSIONS), st.sampled_from(ODD_IDS), st.sampled_from(
+                     ("shirt", "red dress under 50", "2 * 21", "(1 + 2) / 3", "kids shoes", "phone case")),
                      st.text(max_size=60), st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=300),
                      st.integers(min_value=1_000, max_value=60_000).map(lambda n: "é𝄞" * (n // 2)))
 
@@ -239,3 +240,19 @@ async def test_line_separator_characters_in_arguments_keep_the_trajectory_readab
     trajectory = read_trajectory(path)
     assert [step.tool for step in trajectory.steps] == ["find_product", "calculate", "terminate"]
     assert trajectory.steps[0].arguments["q"] == odd and trajectory.end is not None
+
+
+async def test_huge_product_ids_get_a_short_error_not_an_echo(default_world, tmp_path: Path) -> None:
+    """A 40,000-character product_ids was echoed whole in view_product_information's (and calculate's) error."""
+    server, task_ids = fuzz_server(default_world, tmp_path / "runs")
+    huge = "é𝄞" * 20_000
+    async with Client(server, mode="legacy") as client:
+        await client.call_tool("start_task", {"task_id": task_ids[0]})
+        for name, args in (("view_product_information", {"product_ids": huge}), ("recommend_product",
+                           {"product_ids": huge}), ("calculate", {"product_ids": huge, "voucher_type": "platform",
+                                                                  "threshold": 1, "discount_type": "fixed",
+                                                                  "face_value": 1})):
+            result = await client.call_tool(name, args)
+            text = _text(result)
+            assert result.is_error and "product_ids is too long (40000 characters; at most 1000)" in text, text[:200]
+            assert len(text) < 500, name
