@@ -25,12 +25,13 @@ class ShoppingSuite:
     def __init__(self, world: World, task_set: str) -> None:
         self.world, self.task_set = world, task_set
         self._tasks = {task.task_id: task for task in world.tasks(task_set)}
-
-    def listings(self) -> list[TaskListing]:
-        return [
+        self._listings = [  # built once: every start_task looks its task up here
             TaskListing(task_id=task.task_id, benchmark=self.benchmark, task_set=self.task_set, intent=task.intent)
             for task in self._tasks.values()
         ]
+
+    def listings(self) -> list[TaskListing]:
+        return list(self._listings)
 
     def instruction(self, task_id: str) -> str:
         return self._tasks[task_id].instruction
