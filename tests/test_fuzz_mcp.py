@@ -94,7 +94,10 @@ def typed_arguments(name: str, task_ids: list[str]) -> st.SearchStrategy[dict[st
     if name == "find_product":
         fields[name]["page"] = st.one_of(st.integers(min_value=1, max_value=5), small)
     optional = {key: value for key, value in fields[name].items() if key not in required}
-    return st.fixed_dictionaries({key: fields[name][key] for key in required}, optional=optional)
+    typed = st.fixed_dictionaries({key: fields[name][key] for key in required}, optional=optional)
+    if name == "calculate":  # the expression form alone, too (any cart field next to it is an error)
+        return st.one_of(st.fixed_dictionaries({"expression": text}), typed)
+    return typed
 
 
 @st.composite
