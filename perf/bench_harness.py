@@ -4,7 +4,7 @@ A stub model answers every call after exactly LATENCY_S (it plays the oracle's f
 exercised: search, view, recommend, terminate). Everything else — the MCP round trips, the sandbox's Lucene search,
 trajectory writes with fsync, the retry and cache wrappers, the run bookkeeping — is harness time:
 
-    harness share = (wall − model time) / wall        target ≤ 2%
+    harness share = (wall − model time) / wall        target ≤ 2% at concurrency 1, ≤ 4% at 4
 
 With concurrency C the model time on the critical path is (model time summed over calls) / C.
 
@@ -79,8 +79,9 @@ def main() -> None:
                   f"{args.latency * 1000:.0f} ms per call")
             print(f"  wall {wall:.2f} s, model {model_path:.2f} s per worker, harness {wall - model_path:.2f} s "
                   f"({(wall - model_path) * concurrency / (episodes * 4) * 1000:.1f} ms per step)")
-            verdict = "OK" if share <= 0.02 else "OVER"
-            print(f"  harness share of wall time: {share * 100:.2f}%  (target <= 2%)  {verdict}")
+            target = 0.02 if concurrency == 1 else 0.04
+            verdict = "OK" if share <= target else "OVER"
+            print(f"  harness share of wall time: {share * 100:.2f}%  (target <= {target:.0%})  {verdict}")
 
 
 if __name__ == "__main__":
