@@ -64,7 +64,7 @@ class ReplayCache:
         self._lock = threading.Lock()
         self._entries: dict[tuple[str, str, int], list[dict[str, Any]]] = {}
         if self.path.exists():
-            for line in self.path.read_text(encoding="utf-8").splitlines():
+            for line in self.path.read_text(encoding="utf-8").split("\n"):  # not splitlines: JSON keeps U+2028 raw
                 try:
                     entry = json.loads(line)
                     self._entries[(entry["provider"], entry["q"], entry["max_results"])] = entry["results"]

@@ -39,7 +39,7 @@ class Journal:
             data = data[: data.rfind(b"\n") + 1]  # a line torn by a kill: drop it, it is redone
             with open(self.path, "wb") as handle:
                 handle.write(data)
-        for number, line in enumerate(data.decode("utf-8").splitlines(), start=1):
+        for number, line in enumerate(data.decode("utf-8").split("\n"), start=1):  # JSON keeps U+2028 raw
             if not line.strip():
                 continue
             try:
