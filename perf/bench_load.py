@@ -29,7 +29,7 @@ import sys
 import tempfile
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -40,29 +40,13 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("SHOPBENCH_HOME", str(REPO / ".shopbench-cache"))
 
-SLOW_S = 2.0
+from tests._fake_serper import SlowSerper  # noqa: E402 - after the path set-up above
+
+SLOW_S = SlowSerper.delay
 AGENT_PAUSE_S = 0.5
 MAX_STEPS = 10**9
 QUERIES = ("shirt cotton", "running shoes", "backpack college", "phone case", "desk lamp", "water bottle",
            "wireless earbuds", "yoga mat")
-
-
-# ---- the fake live provider ----------------------------------------------------------------------------------------
-
-
-class SlowSerper(BaseHTTPRequestHandler):
-    def do_POST(self) -> None:  # noqa: N802 - http.server hook
-        query = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))["q"]
-        time.sleep(SLOW_S)
-        body = json.dumps({"organic": [{"link": "https://example.org", "title": query, "snippet": "slow"}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: Any) -> None:
-        pass
 
 
 # ---- the server process --------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from mcp_server.server import DEFAULT_PAGE_SIZE, EPISODE_URI, build_server, http
 from mcp_server.shopping_suite import ShoppingSuite
 from mcp_server.trajectory import episode_path, read_trajectory
 from mcp_server.world import GENERATED_SET
+from tests._fake_serper import SlowSerper
 
 PYDANTIC_WORDING = ("validation error for", "errors.pydantic.dev", "Arguments", "pydantic")
 
@@ -240,26 +241,6 @@ async def test_a_call_without_an_episode_says_what_to_do_and_spots_connection_pe
 
 
 # ---- a slow call does not stall other sessions ----------------------------------------------------------------------
-
-
-class SlowSerper(BaseHTTPRequestHandler):
-    """A live search provider that takes `delay` seconds to answer (stands in for google.serper.dev)."""
-
-    delay = 2.0
-
-    def do_POST(self) -> None:  # noqa: N802 - the http.server hook
-        length = int(self.headers.get("Content-Length", 0))
-        query = json.loads(self.rfile.read(length))["q"]
-        time.sleep(self.delay)
-        body = json.dumps({"organic": [{"link": "https://example.org", "title": query, "snippet": "slow"}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: Any) -> None:
-        pass
 
 
 @pytest.fixture

@@ -47,40 +47,6 @@ def _alias(function: Any, short: str) -> Any:
     return function
 
 
-def shoppingbench_task(
-    world: str | None = None,
-    task_set: str | None = None,
-    intent: str | None = None,
-    max_steps: int | None = None,
-    runs: str | None = None,
-    embedder: str | None = None,
-) -> Task:
-    runs_dir = (Path(runs) if runs else default_runs_dir("shoppingbench")).resolve()  # Inspect may chdir
-    world_dir = None if world is None else Path(world).expanduser().resolve()
-    server, suites = shared_server("shoppingbench", runs_dir, world=world_dir, task_set=task_set, max_steps=max_steps)
-    [suite] = suites
-    reason = suite.unavailable_reason()
-    if reason:
-        raise ValueError(reason)
-    intents = [part.strip() for part in intent.split(",")] if intent else None
-    listings = [listing for listing in suite.listings() if not intents or listing.intent in intents]
-    if not listings:
-        known = sorted({str(listing.intent) for listing in suite.listings()})
-        raise ValueError(f"no task with intent {intent!r} in {suite.task_set}; intents: {', '.join(known)}")
-    samples = [
-        Sample(input=suite.instruction(listing.task_id), id=listing.task_id,
-               metadata={"intent": listing.intent, "task_set": listing.task_set})
-        for listing in listings
-    ]
-    world_obj = server.state.world
-    return Task(
-        dataset=MemoryDataset(samples, name=f"shoppingbench-{suite.task_set}"),
-        solver=shopping_agent(server, suite),
-        scorer=shoppingbench_score(world_obj, embedder),
-        metadata={"shopbench_run_dir": str(runs_dir), "benchmark": "shoppingbench", "task_set": suite.task_set},
-    )
-
-
 def question_task(benchmark: str, items: str | None = None, prompting: str | None = None,
                   runs: str | None = None) -> Task:
     runs_dir = (Path(runs) if runs else default_runs_dir(benchmark)).resolve()
@@ -114,7 +80,30 @@ def shoppingbench(
 ) -> Task:
     """ShoppingBench: one sample per task of the world's task set (default: the default world's generated set);
     `intent` picks one intent or several (comma-separated)."""
-    return shoppingbench_task(world, task_set, intent, max_steps, runs, embedder)
+    runs_dir = (Path(runs) if runs else default_runs_dir("shoppingbench")).resolve()  # Inspect may chdir
+    world_dir = None if world is None else Path(world).expanduser().resolve()
+    server, suites = shared_server("shoppingbench", runs_dir, world=world_dir, task_set=task_set, max_steps=max_steps)
+    [suite] = suites
+    reason = suite.unavailable_reason()
+    if reason:
+        raise ValueError(reason)
+    intents = [part.strip() for part in intent.split(",")] if intent else None
+    listings = [listing for listing in suite.listings() if not intents or listing.intent in intents]
+    if not listings:
+        known = sorted({str(listing.intent) for listing in suite.listings()})
+        raise ValueError(f"no task with intent {intent!r} in {suite.task_set}; intents: {', '.join(known)}")
+    samples = [
+        Sample(input=suite.instruction(listing.task_id), id=listing.task_id,
+               metadata={"intent": listing.intent, "task_set": listing.task_set})
+        for listing in listings
+    ]
+    world_obj = server.state.world
+    return Task(
+        dataset=MemoryDataset(samples, name=f"shoppingbench-{suite.task_set}"),
+        solver=shopping_agent(server, suite),
+        scorer=shoppingbench_score(world_obj, embedder),
+        metadata={"shopbench_run_dir": str(runs_dir), "benchmark": "shoppingbench", "task_set": suite.task_set},
+    )
 
 
 @task(name=_name("intentionqa"))
