@@ -22,7 +22,6 @@ import argparse
 import json
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -40,7 +39,8 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("SHOPBENCH_HOME", str(REPO / ".shopbench-cache"))
 
-from tests._fake_serper import SlowSerper  # noqa: E402 - after the path set-up above
+from mcp_server.http_launch import free_port, wait_until_listening  # noqa: E402 - after the path set-up above
+from tests._fake_serper import SlowSerper  # noqa: E402
 
 SLOW_S = SlowSerper.delay
 AGENT_PAUSE_S = 0.5
@@ -154,24 +154,6 @@ async def client_run(url: str, clients: int, seconds: float, pause: float, slow:
 # ---- the driver ----------------------------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for(port: int, process: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 300
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit("the server did not start") from None
-            time.sleep(0.2)
-
-
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
@@ -220,7 +202,7 @@ def main(clients: int, seconds: float) -> None:
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}/mcp"
     try:
-        wait_for(port, server)
+        wait_until_listening(server, port)
         print(f"shopbench MCP server under load: {clients} clients over streamable HTTP on loopback, clients in a "
               f"separate process; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start", flush=True)
         def phase(**options: Any) -> dict:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -26,6 +25,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("SHOPBENCH_HOME", str(REPO / ".shopbench-cache"))
+
+from mcp_server.http_launch import free_port, wait_until_listening  # noqa: E402 - after the path set-up above
 
 CALLS = {
     "find_product": {"q": "shirt cotton", "page": 1, "price": "100-", "sort": "priceasc"},
@@ -75,12 +76,6 @@ async def bench_client(client: Any, n: int) -> dict[str, list[float]]:
     return results
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def serve_command(runs: Path, *extra: str) -> list[str]:
     return [sys.executable, "-m", "shopbench.cli", "serve", "--runs", str(runs), "--max-steps", str(MAX_STEPS),
             *extra]
@@ -121,14 +116,7 @@ async def main(n: int) -> None:
     process = subprocess.Popen(serve_command(runs / "http", "--transport", "http", "--port", str(port)),
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if process.poll() is not None:
-                    raise SystemExit("shopbench serve --transport http exited") from None
-                time.sleep(0.2)
+        wait_until_listening(process, port)
         async with Client(f"http://127.0.0.1:{port}/mcp") as client:
             rows["streamable HTTP MCP"] = await bench_client(client, n)
     finally:

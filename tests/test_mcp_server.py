@@ -7,10 +7,8 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +17,7 @@ import httpx
 import pytest
 from mcp import Client, StdioServerParameters
 
+from mcp_server.http_launch import ServerDidNotStart, free_port, wait_until_listening
 from mcp_server.server import (
     META_AGENT,
     META_EPISODE_ID,
@@ -283,12 +282,6 @@ async def test_stdio_serve_full_episode(suite, tmp_path: Path) -> None:
 # ---- streamable HTTP: `shopbench serve --transport http --token` --------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture
 def http_server(tmp_path: Path):
     port, token, runs = free_port(), "s3cret", tmp_path / "http-runs"
@@ -297,16 +290,11 @@ def http_server(tmp_path: Path):
          "--token", token, "--runs", str(runs)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
-    deadline = time.monotonic() + 300
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                pytest.fail(f"shopbench serve did not start: {process.stderr.read()}")
-            time.sleep(0.2)
+    try:
+        wait_until_listening(process, port)
+    except ServerDidNotStart as error:
+        process.kill()
+        pytest.fail(f"{error}: {process.stderr.read()}")
     yield f"http://127.0.0.1:{port}/mcp", token, runs, process
     if process.poll() is None:
         process.send_signal(signal.SIGINT)

@@ -8,7 +8,6 @@ import json
 import os
 import select
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,6 +18,8 @@ import anyio
 import httpx
 import pytest
 from mcp import Client
+
+from mcp_server.http_launch import ServerDidNotStart, free_port, wait_until_listening
 
 REPLY_WITHIN_S = 5.0
 # kind -> (raw message, expected JSON-RPC error code, expected id)
@@ -88,12 +89,6 @@ def test_stdio_garbage_gets_error_replies_and_the_server_keeps_serving(tmp_path:
     assert "Traceback" not in logged
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 async def test_http_garbage_gets_error_replies_and_a_client_still_works(tmp_path: Path) -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
@@ -103,15 +98,10 @@ async def test_http_garbage_gets_error_replies_and_a_client_still_works(tmp_path
             [sys.executable, "-m", "shopbench.cli", "serve", "--transport", "http", "--port", str(port),
              "--runs", str(tmp_path / "runs")], stdout=subprocess.DEVNULL, stderr=stderr, env=dict(os.environ))
     try:
-        deadline = time.monotonic() + 300
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"shopbench serve did not start: {stderr_path.read_text(errors='replace')}")
-                await anyio.sleep(0.2)
+        try:
+            await anyio.to_thread.run_sync(wait_until_listening, process, port)
+        except ServerDidNotStart as error:
+            pytest.fail(f"{error}: {stderr_path.read_text(errors='replace')}")
         headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
         async with httpx.AsyncClient(timeout=REPLY_WITHIN_S) as raw:
             # before any session, then inside an initialized one

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -13,6 +12,7 @@ import time
 from evaluators.agent.shoppingbench_run import ShoppingRunConfig, run_shoppingbench
 from evaluators.runs.orchestrate import PARTIAL_DIR, episode_state
 from evaluators.scoring import score_run
+from mcp_server.http_launch import free_port, wait_until_listening
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 from tests._fake_llm import FakeLLMServer, shopping_policy
 
@@ -59,14 +59,8 @@ def test_a_killed_run_resumes_without_losing_or_duplicating_episodes(default_wor
     assert score_run(out).to_json()["intents"][0]["episodes"] == 3
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 async def test_run_against_a_running_http_server_records_locally(default_world, tmp_path):
-    port = _free_port()
+    port = free_port()
     server_runs = tmp_path / "server-runs"
     server = subprocess.Popen(
         [sys.executable, "-m", "shopbench.cli", "serve", "--transport", "http", "--port", str(port),
@@ -74,13 +68,7 @@ async def test_run_against_a_running_http_server_records_locally(default_world, 
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ.copy(),
     )
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                time.sleep(0.2)
+        wait_until_listening(server, port, timeout_s=120)
         out = tmp_path / "local"
         result = await run_shoppingbench(ShoppingRunConfig(model="oracle", world=default_world.root, limit=1,
                                                            out=out, server_url=f"http://127.0.0.1:{port}/mcp"))
