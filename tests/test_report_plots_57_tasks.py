@@ -106,3 +106,12 @@ def test_57_task_paired_plot_is_legible(runs) -> None:
     assert len(ticks) == 58 and ticks[-1].get_text() == "overall"
     _no_overlap([tick.get_window_extent(renderer) for tick in ticks])
     assert min(tick.get_window_extent(renderer).x0 for tick in ticks) >= 0
+
+
+def test_a_pair_sharing_no_task_gets_no_empty_panel(runs) -> None:
+    shared = pairwise(runs)[0]
+    disjoint = shared.model_copy(update={"a": "run-x", "b": "run-y", "shared": 0, "only_a": 57, "only_b": 57})
+    figure = paired_figure([shared, disjoint], "score")
+    assert len(figure.axes) == 1 and "shared tasks" in figure.axes[0].get_title()
+    with pytest.raises(ValueError, match="shares a task"):
+        paired_figure([disjoint], "score")

@@ -93,7 +93,7 @@ def write_report(runs: list[ScoredRun], out_dir: Path, *, sizes: dict[tuple[str,
             plots.append(rate_panels(mine, metric, out_dir / f"{benchmark}_{metric}.png"))
         if any(run.is_human for run in mine) and any(not run.is_human for run in mine):
             plots.append(humans_vs_models(mine, out_dir / f"{benchmark}_humans_vs_models.png"))
-        pairs = [c for c in comparisons if c.benchmark == benchmark]
+        pairs = [c for c in comparisons if c.benchmark == benchmark and c.shared]
         if pairs:
             metric = mine[0].result.primary_metric
             plots.append(paired_differences(pairs, out_dir / f"{benchmark}_paired_{metric}.png", metric))

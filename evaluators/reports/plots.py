@@ -257,15 +257,16 @@ def paired_differences(comparisons: list[Comparison], path: Path, metric: str | 
 
 
 def paired_figure(comparisons: list[Comparison], metric: str | None = None) -> Any:
-    """The figure `paired_differences` writes."""
+    """The figure `paired_differences` writes. A pair that shares no task gets no panel (it has nothing to draw; the
+    comparison table says why)."""
     plt = _pyplot()
     panels = []
     for comparison in comparisons:
         chosen = next((m for m in comparison.metrics if metric is None or m.metric == metric), None)
-        if chosen is not None:
+        if chosen is not None and comparison.shared:
             panels.append((comparison, chosen))
     if not panels:
-        raise ValueError("no comparison holds the metric to plot")
+        raise ValueError("no pair of runs shares a task with the metric to plot")
     groups = list(dict.fromkeys(g.group for _, m in panels for g in m.groups))
     labels = [*groups, "overall"]
     row_in, label_in = _label_layout(labels)
