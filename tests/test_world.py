@@ -139,6 +139,11 @@ def test_world_command_generates_imports_and_summarises(small_documents, tmp_pat
     assert result.exit_code == 0 and "400" in result.output and "generated" in result.output
     result = runner.invoke(app, ["world", "import", str(small_documents), "--out", str(tmp_path / "i")])
     assert result.exit_code == 0 and "imported" in result.output
+    assert not any((tmp_path / "i" / "index").glob("*"))  # an imported world builds its index on first use ...
+    result = runner.invoke(app, ["world", "index", str(tmp_path / "i")])  # ... or now, once, before many jobs
+    assert result.exit_code == 0 and "products index:" in result.output, result.output
+    title = next(read_jsonl(small_documents))[1]["product"]["title"]
+    assert World.open(tmp_path / "i").products.find(title)  # the built index answers
     (tmp_path / "bad.jsonl").write_text("{}\n", encoding="utf-8")
     result = runner.invoke(app, ["world", "import", str(tmp_path / "bad.jsonl"), "--out", str(tmp_path / "x")])
     assert result.exit_code == 1 and "bad.jsonl:1" in result.output

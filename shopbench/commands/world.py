@@ -119,6 +119,28 @@ def import_(
     _show(world)
 
 
+@world_app.command("index")
+def index(root: Path = typer.Argument(..., help="World folder.")) -> None:
+    """Build the world's Lucene indexes now if they are missing (product catalog, knowledge corpus).
+
+    Every `run`, `serve` or `play` builds them on first use; do it once before starting many processes on one world
+    (e.g. the shards of a Slurm array), so that no job waits for, or repeats, the build."""
+    import time
+
+    from mcp_server.world import World
+
+    try:
+        world = World.open(root)
+    except (FileNotFoundError, ValueError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(1) from None
+    for name, open_index in (("products", lambda: world.products), ("knowledge", lambda: world.knowledge)):
+        began = time.perf_counter()
+        folder = open_index().index_dir
+        size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+        typer.echo(f"{name} index: {folder} ({size / 2**20:,.0f} MiB), ready in {time.perf_counter() - began:.1f} s")
+
+
 @world_app.command("info")
 def info(root: Path = typer.Argument(..., help="World folder.")) -> None:
     """Summarise a world: size, source, hash, task sets and their sizes."""
