@@ -37,6 +37,9 @@ ID_ORDER = "id_order"
 CARD_FIELDS = ("product_id", "shop_id", "title", "price", "service", "sold_count")
 """What find_product shows of each hit."""
 
+_TERM_QUERIES_KEPT = 4096
+"""Filter TermQuery objects kept for reuse (services and shop ids); the cache starts over when full."""
+
 MAX_CLAUSES = 1024
 """Lucene's maxClauseCount: a query holds one clause per distinct analyzed word, plus one per filter."""
 
@@ -81,12 +84,18 @@ class ProductIndex:
             order = sort(key, sort_field.FIELD_SCORE, sort_field.FIELD_DOC)
             self._rescorers[name] = (rescorer(order), order)
         self._top_docs = autoclass("org.apache.lucene.search.TopDocs")
+        self._scored_docs = autoclass("io.anserini.search.ScoredDocs")
         self._query_generator = autoclass("io.anserini.search.query.BagOfWordsQueryGenerator")()
         self._boolean_query = autoclass("org.apache.lucene.search.BooleanQuery$Builder")
-        self._occur = autoclass("org.apache.lucene.search.BooleanClause$Occur")
+        occur = autoclass("org.apache.lucene.search.BooleanClause$Occur")
+        self._must, self._filter = occur.MUST, occur.FILTER  # a static field read is a JNI call: read once
         self._term_query = autoclass("org.apache.lucene.search.TermQuery")
         self._term = autoclass("org.apache.lucene.index.Term")
-        self._double_point = autoclass("org.apache.lucene.document.DoublePoint")
+        self._term_queries: dict[tuple[str, str], Any] = {}
+        # DoubleField's range query is an IndexOrDocValuesQuery: it checks the price doc values of the documents the
+        # BM25 clause leads to, instead of first collecting every document in the range from the points (which costs
+        # in proportion to the range, millions of documents at the paper's scale). Same matches either way.
+        self._double_field = autoclass("org.apache.lucene.document.DoubleField")
         self._count = self._anserini.get_total_num_docs()
 
     @classmethod
@@ -127,7 +136,7 @@ class ProductIndex:
                 f"the query is too long: it has more than {MAX_CLAUSES:,} distinct words (with the filters), the most "
                 "the search engine takes; search with a few words"
             ) from None
-        return [_card(json.loads(raw)["product"]) for raw in raws]
+        return cards(raws)
 
     def _page_raws(
         self,
@@ -139,35 +148,56 @@ class ProductIndex:
         services: Sequence[str],
         sort: str,
     ) -> list[str]:
+        """The stored records of one page; the caller holds java_lock. Each step is a method of its own so that
+        perf/bench_search.py can time them one by one."""
         query = self._filtered_query(q, shop_id, price_min, price_max, services)
-        kept = self._searcher.search(query, KEPT_HITS)
+        return self._raws(self._page_hits(self._kept(query), page, sort))
+
+    def _kept(self, query: Any) -> Any:
+        """The first KEPT_HITS hits in BM25 order (TopDocs)."""
+        return self._searcher.search(query, KEPT_HITS)
+
+    def _page_hits(self, kept: Any, page: int, sort: str) -> Any:
+        """The kept hits of one page, after the sort if one is asked for (TopDocs)."""
         start = (page - 1) * PAGE_SIZE
         if sort in self._rescorers:
             rescorer, order = self._rescorers[sort]
             resorted = rescorer.rescore(self._searcher, kept, KEPT_HITS)
             resorted = lucene_runtime.cast("org.apache.lucene.search.TopFieldDocs", resorted)
-            page_hits = self._top_docs.merge(order, start, PAGE_SIZE, [resorted]).scoreDocs
-        else:
-            page_hits = self._top_docs.merge(start, PAGE_SIZE, [kept]).scoreDocs
-        stored = self._searcher.storedFields()
-        return [stored.document(hit.doc).get("raw") for hit in page_hits]
+            return self._top_docs.merge(order, start, PAGE_SIZE, [resorted])
+        return self._top_docs.merge(start, PAGE_SIZE, [kept])
+
+    def _raws(self, page_hits: Any) -> list[str]:
+        """The stored records of these hits. Anserini's ScoredDocs reads all their documents in one Java call; reading
+        them one by one cost three calls and two Java objects brought into Python per hit."""
+        documents = self._scored_docs.fromTopDocs(page_hits, self._searcher).lucene_documents
+        return [document.get("raw") for document in documents]
 
     def _filtered_query(
         self, q: str, shop_id: str | None, price_min: float | None, price_max: float | None, services: Sequence[str]
     ) -> Any:
         bm25 = self._query_generator.buildQuery("contents", self._analyzer, lucene_runtime.java_string(q))
         builder = self._boolean_query()
-        builder.add(bm25, self._occur.MUST)
-        filters = [("service", s) for s in dict.fromkeys(services)]
+        builder.add(bm25, self._must)
+        for service in dict.fromkeys(services):
+            builder.add(self._term_filter("service", service), self._filter)
         if shop_id is not None:
-            filters.append(("shop_id", shop_id))
-        for field, value in filters:
-            builder.add(self._term_query(self._term(field, lucene_runtime.java_string(value))), self._occur.FILTER)
+            builder.add(self._term_filter("shop_id", shop_id), self._filter)
         if price_min is not None or price_max is not None:
             low = -math.inf if price_min is None else float(price_min)
             high = math.inf if price_max is None else float(price_max)
-            builder.add(self._double_point.newRangeQuery("price", low, high), self._occur.FILTER)
+            builder.add(self._double_field.newRangeQuery("price", low, high), self._filter)
         return builder.build()
+
+    def _term_filter(self, field: str, value: str) -> Any:
+        """TermQuery(field, value), kept for reuse (Lucene queries are immutable; 4,096 of them take a few MB)."""
+        key = (field, value)
+        query = self._term_queries.get(key)
+        if query is None:
+            if len(self._term_queries) >= _TERM_QUERIES_KEPT:
+                self._term_queries.clear()
+            query = self._term_queries[key] = self._term_query(self._term(field, lucene_runtime.java_string(value)))
+        return query
 
     def get(self, product_ids: Iterable[str]) -> dict[str, Product]:
         """The products with these ids, in the order asked; unknown ids are left out."""
@@ -211,6 +241,11 @@ def _is_sorted_by_id(index_dir: Path) -> bool:
 
 def _card(product: dict[str, Any]) -> dict[str, Any]:
     return {name: product[name] for name in CARD_FIELDS}
+
+
+def cards(raws: Iterable[str]) -> list[dict[str, Any]]:
+    """find_product's cards of these stored records."""
+    return [_card(json.loads(raw)["product"]) for raw in raws]
 
 
 class _ProductIndexer:
