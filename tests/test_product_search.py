@@ -21,6 +21,7 @@ from benchmarks.jsonl import DataFileError, write_jsonl
 from benchmarks.shoppingbench.schema import SERVICES, CorpusRecord, Product
 from mcp_server.search import lucene_runtime
 from mcp_server.search.product_index import CARD_FIELDS, ProductIndex
+from mcp_server.search.reference import ReferenceFind, reference_page
 
 N_WIDGETS = 120
 SHOPS = ("shop0", "shop1", "shop2")
@@ -298,7 +299,8 @@ def _gunzip_lines(path: Path) -> list[str]:
 
 
 class Reference:
-    """SPEC §1.3 as the reference does it: all BM25 hits from LuceneSearcher, filtered in Python, cut, sorted, paged."""
+    """SPEC §1.3 as the reference does it: all BM25 hits from LuceneSearcher, filtered in Python, cut, sorted, paged
+    (mcp_server.search.reference), with each query's hits fetched once."""
 
     def __init__(self, searcher: Any, size: int) -> None:
         self.searcher, self.size, self.hits = searcher, size, {}
@@ -311,26 +313,7 @@ class Reference:
 
     def find(self, q: str, page: int, shop_id: str | None, price_min: float | None, price_max: float | None,
              services: Sequence[str], sort: str) -> list[dict]:
-        kept = []
-        for product in self.all_hits(q):
-            if shop_id is not None and product["shop_id"] != shop_id:
-                continue
-            if (price_min is not None and product["price"] < price_min) or (
-                price_max is not None and product["price"] > price_max
-            ):
-                continue
-            if not all(s in product["service"] for s in services):
-                continue
-            kept.append({name: product[name] for name in CARD_FIELDS})
-            if len(kept) == 50:
-                break
-        if sort == "order":
-            kept.sort(key=lambda c: -c["sold_count"])
-        elif sort == "priceasc":
-            kept.sort(key=lambda c: c["price"])
-        elif sort == "pricedesc":
-            kept.sort(key=lambda c: -c["price"])
-        return kept[(page - 1) * 10 : page * 10] if 1 <= page <= 5 else []
+        return reference_page(self.all_hits(q), page, shop_id, price_min, price_max, services, sort)
 
 
 def test_pages_equal_the_reference_method_on_random_queries(generated: tuple[ProductIndex, Any, list[dict]]) -> None:
@@ -360,6 +343,20 @@ def test_pages_equal_the_reference_method_on_random_queries(generated: tuple[Pro
             cases += 1
             nonempty += bool(want)
     assert cases == len(queries) * 6 and nonempty > cases // 4  # the comparison is not vacuous
+
+
+def test_the_reference_way_with_k_hits_sees_only_those(generated: tuple[ProductIndex, Any, list[dict]]) -> None:
+    """ReferenceFind (what perf/bench_search.py times) walks the first k hits only; with k covering every hit it gives
+    ProductIndex's pages."""
+    index, searcher, records = generated
+    everything, first_20 = ReferenceFind(searcher, k=len(records)), ReferenceFind(searcher, k=20)
+    for q, sort in [("black", "default"), ("cable", "priceasc"), ("for men", "order")]:
+        for page in (1, 2, 3):
+            want = index.find(q, page=page, sort=sort, price_min=10.0)
+            assert everything.find(q, page=page, sort=sort, price_min=10.0) == want
+        assert everything.last_hit_count > 20 and len(index.find(q, page=3)) == 10
+        assert first_20.find(q, page=3) == [] and first_20.last_hit_count == 20
+        assert len(first_20.find(q, page=2)) == 10
 
 
 def test_bm25_hits_and_scores_equal_anserinis_own_index(generated: tuple[ProductIndex, Any, list[dict]]) -> None:

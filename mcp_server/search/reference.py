@@ -1,0 +1,80 @@
+"""find_product the reference's way (SPEC §1.3): k BM25 hits from Pyserini's LuceneSearcher, filtered in Python.
+
+It takes seconds a query on millions of products, where ProductIndex.find gives the same pages in milliseconds. It is
+the yardstick of the tests (tests/test_product_search.py) and of perf/bench_search.py; nothing serves with it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from mcp_server.search.product_index import CARD_FIELDS, KEPT_HITS, MAX_PAGE, PAGE_SIZE
+
+REFERENCE_K = 100_000
+"""BM25 hits the reference retrieves per query before filtering."""
+
+_SORT_KEYS = {
+    "order": lambda card: -card["sold_count"],
+    "priceasc": lambda card: card["price"],
+    "pricedesc": lambda card: -card["price"],
+}
+
+
+def reference_page(
+    products: Iterable[dict[str, Any]],
+    page: int,
+    shop_id: str | None = None,
+    price_min: float | None = None,
+    price_max: float | None = None,
+    services: Sequence[str] = (),
+    sort: str = "default",
+) -> list[dict[str, Any]]:
+    """Walk `products` (BM25 order), keep the first 50 that pass every filter, sort those (stable), return a page."""
+    kept = []
+    for product in products:
+        if shop_id is not None and product["shop_id"] != shop_id:
+            continue
+        if (price_min is not None and product["price"] < price_min) or (
+            price_max is not None and product["price"] > price_max
+        ):
+            continue
+        if not all(service in product["service"] for service in services):
+            continue
+        kept.append({name: product[name] for name in CARD_FIELDS})
+        if len(kept) == KEPT_HITS:
+            break
+    if sort in _SORT_KEYS:
+        kept.sort(key=_SORT_KEYS[sort])
+    return kept[(page - 1) * PAGE_SIZE : page * PAGE_SIZE] if 1 <= page <= MAX_PAGE else []
+
+
+class ReferenceFind:
+    """The reference's find_product over Pyserini's LuceneSearcher (lucene_runtime.lucene_searcher)."""
+
+    def __init__(self, searcher: Any, k: int = REFERENCE_K) -> None:
+        self.searcher, self.k = searcher, k
+        self.last_hit_count = 0
+        """How many hits the last find retrieved; == k means BM25 matched more documents than the reference saw."""
+
+    def find(
+        self,
+        q: str,
+        *,
+        page: int = 1,
+        shop_id: str | None = None,
+        price_min: float | None = None,
+        price_max: float | None = None,
+        services: Sequence[str] = (),
+        sort: str = "default",
+    ) -> list[dict[str, Any]]:
+        hits = self.searcher.search(q, self.k)
+        self.last_hit_count = len(hits)
+        return reference_page(_products(hits), page, shop_id, price_min, price_max, services, sort)
+
+
+def _products(hits: Sequence[Any]) -> Iterator[dict[str, Any]]:
+    """The hits' products, each parsed from its stored record only when the walk reaches it."""
+    for hit in hits:
+        yield json.loads(hit.lucene_document.get("raw"))["product"]
