@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 import anyio
 import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError, UnexpectedToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
 from mcp.server.transport_security import TransportSecuritySettings
@@ -152,6 +152,11 @@ class ServerState:
     workers: int = SANDBOX_WORKERS
     listings: list[TaskListing] = field(default_factory=list)
     """Every task of every suite, listed once."""
+    holders: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
+    """task_id → the (benchmark, task_set) pairs that hold it, so start_task finds its suite without a scan."""
+    world_info: dict[str, Any] | None = None
+    world_label: str | None = None
+    """The world's info and "name@content_hash", recorded with every agentic episode (worked out once)."""
     shared_client: ClientState = field(default_factory=ClientState)
     clients: set[ClientState] = field(default_factory=set)
     """Connected clients (HTTP sessions, in-memory connections), so shutdown can end their episodes."""
@@ -186,7 +191,7 @@ class ShopbenchServer(MCPServer[ServerState]):
             instructions=MCP_AGENT_INSTRUCTIONS,
             log_level="WARNING",
             lifespan=_lifespan,
-            tools=list(_episode_tools()),
+            tools=[*_episode_tools(), *_task_tools()],
         )
 
     async def list_tools(self) -> list[ListedTool]:
@@ -203,9 +208,20 @@ class ShopbenchServer(MCPServer[ServerState]):
         return [tool.model_copy() for tool in self._listed]
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: ShopbenchContext | None = None) -> Any:
-        """Undeclared names (a misspelt tool, the harness's record_malformed_turn) go to the client's episode too, so
-        they are recorded as steps; argument errors of list_tasks/start_task are reworded without pydantic's text."""
-        if name not in self.declared_tools and context is not None:
+        """Episode tools go straight to the client's episode (their arguments are the episode's to validate, so the
+        SDK's tool manager has nothing to add but a per-call argument model and result conversion). Undeclared names
+        (a misspelt tool, the harness's record_malformed_turn) go there too, so they are recorded as steps; argument
+        errors of list_tasks/start_task are reworded without pydantic's text."""
+        if context is not None and name in EPISODE_TOOLS:
+            try:
+                return await _episode_call(context, name, arguments)
+            except (MCPError, UnexpectedToolError):
+                raise
+            except ToolError as error:  # worded as the SDK's Tool.run words it
+                raise ToolError(f"Error executing tool {name}: {error}") from error
+            except Exception as error:  # a crash: its text stays on the server, as with Tool.run
+                raise UnexpectedToolError(f"Error executing tool {name}") from error
+        if context is not None and name not in self.declared_tools:
             return await _episode_call(context, name, arguments)
         try:
             return await super().call_tool(name, arguments, context)
@@ -296,113 +312,12 @@ def build_server(
         sandbox=Sandbox.for_world(world) if world is not None else None,
         workers=workers,
         listings=[listing for suite in suites for listing in suite.listings()],
+        world_info=_world_info(world),
+        world_label=_world_label(world),
     )
+    for listing in state.listings:
+        state.holders.setdefault(listing.task_id, set()).add((listing.benchmark, listing.task_set))
     server = ShopbenchServer(state)
-
-    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
-    async def list_tasks(
-        benchmark: Annotated[
-            str | None, Field(description='List one benchmark only, e.g. "shoppingbench" (default: all).')
-        ] = None,
-        intent: Annotated[
-            str | None,
-            Field(description='List one intent only: a ShoppingBench intent (e.g. "product", "voucher") or a '
-                  'question benchmark\'s task name (default: all).'),
-        ] = None,
-        limit: Annotated[
-            int, Field(ge=1, le=MAX_PAGE_SIZE, description=f"Most tasks to return (1 to {MAX_PAGE_SIZE}).")
-        ] = DEFAULT_PAGE_SIZE,
-        offset: Annotated[int, Field(ge=0, description="Tasks to skip, for the next page (offset + limit).")] = 0,
-    ) -> TaskPage:
-        """List tasks you can start, a page at a time: {tasks: [{task_id, benchmark, task_set, intent}], total,
-        offset, limit} (never answers). The shopbench://tasks resource has the full list."""
-        listings = _listings(state, benchmark)
-        if intent is not None:
-            chosen = [listing for listing in listings if listing.intent == intent]
-            if not chosen:
-                known = sorted({str(listing.intent) for listing in listings if listing.intent is not None})
-                raise ToolError(f"no task has intent {intent!r}; intents: {', '.join(known)}")
-            listings = chosen
-        return TaskPage(tasks=listings[offset : offset + limit], total=len(listings), offset=offset, limit=limit)
-
-    @server.tool()
-    async def start_task(
-        task_id: Annotated[str, Field(max_length=200, description="The task to start: a task_id from list_tasks.")],
-        ctx: ShopbenchContext,
-        benchmark: Annotated[
-            str | None, Field(max_length=100, description="The task's benchmark, when a task id exists in several.")
-        ] = None,
-        task_set: Annotated[
-            str | None, Field(max_length=200, description="The task's task set, when a task id exists in several.")
-        ] = None,
-        episode_id: Annotated[
-            str | None,
-            Field(max_length=128, description="Id for the new episode (1-128 of A-Z a-z 0-9 . _ -, starting with a "
-                  "letter or digit); it must not name an existing episode. Default: a fresh id."),
-        ] = None,
-        epoch: Annotated[
-            int | None, Field(ge=0, description="Epoch of this run of the task, for repeated runs (default 0).")
-        ] = None,
-        agent_name: Annotated[
-            str | None,
-            Field(max_length=200, description="Who plays, e.g. the model name (default: the server's --agent-name, "
-                  "else this MCP client's name)."),
-        ] = None,
-        agent_kind: Annotated[
-            AgentKind | None, Field(description="What plays: model, human, mcp-client or baseline (default: the "
-                                    "server's --agent-kind, else mcp-client).")
-        ] = None,
-    ) -> StartedEpisode:
-        """Begin an episode on a task on this connection and return the user's instruction. Starting a task while
-        another is running abandons the running one. The identity arguments (episode_id, epoch, agent_name,
-        agent_kind) are for clients that cannot send request _meta; see the shopbench://tools resource."""
-        suite = _suite_for(state, task_id, benchmark, task_set)
-        client = server.client_state(ctx)
-        meta = _meta(ctx)
-        agent = _agent(ctx, meta, state.agent_defaults, name=agent_name, kind=agent_kind)
-        chosen_id = episode_id or _meta_str(meta, META_EPISODE_ID)
-        chosen_epoch = epoch if epoch is not None else _meta_int(meta, META_EPOCH)
-        agentic = suite.kind == "agentic"
-
-        def begin() -> tuple[Episode, dict[str, Any]]:
-            episode = Episode(
-                state.runs_dir,
-                suite,
-                task_id,
-                agent=agent,
-                sandbox=state.sandbox,
-                episode_id=chosen_id,
-                epoch=chosen_epoch,
-                max_steps=state.max_steps,
-                world=_world_label(state.world) if agentic else None,
-                world_info=_world_info(state.world) if agentic else None,
-            )
-            return episode, suite.start_details(task_id)
-
-        try:
-            episode, details = await state.run(begin)
-        except EpisodeError as error:
-            raise ToolError(str(error)) from None
-        except ValidationError as error:
-            raise ToolError(f"start_task: {describe_validation_error(error)}") from None
-        previous = client.episode
-        client.episode = episode
-        client.started.add(episode.episode_id)
-        if previous is not None and not previous.over:
-            await state.run(functools.partial(previous.abandon, "another task was started"))
-        return StartedEpisode(
-            episode_id=episode.episode_id,
-            task_id=task_id,
-            benchmark=suite.benchmark,
-            task_set=episode.listing.task_set,
-            intent=episode.listing.intent,
-            kind=suite.kind,
-            instruction=episode.instruction,
-            max_steps=episode.max_steps,
-            tools=list(episode.tools),
-            **details,
-            episode=episode.status,
-        )
 
     @server.resource(TASKS_URI, name="tasks", description="Every task this server can start (no answers).",
                      mime_type="application/json")
@@ -449,6 +364,134 @@ class TaskPage(BaseModel):
     total: int = Field(description="Tasks matching the filters, on all pages.")
     offset: int
     limit: int
+
+
+# ---- list_tasks and start_task ----------------------------------------------------------------------------------
+
+
+def _server(ctx: ShopbenchContext) -> ShopbenchServer:
+    server = ctx.mcp_server
+    assert isinstance(server, ShopbenchServer)
+    return server
+
+
+async def list_tasks(
+    ctx: ShopbenchContext,
+    benchmark: Annotated[
+        str | None, Field(description='List one benchmark only, e.g. "shoppingbench" (default: all).')
+    ] = None,
+    intent: Annotated[
+        str | None,
+        Field(description='List one intent only: a ShoppingBench intent (e.g. "product", "voucher") or a '
+              'question benchmark\'s task name (default: all).'),
+    ] = None,
+    limit: Annotated[
+        int, Field(ge=1, le=MAX_PAGE_SIZE, description=f"Most tasks to return (1 to {MAX_PAGE_SIZE}).")
+    ] = DEFAULT_PAGE_SIZE,
+    offset: Annotated[int, Field(ge=0, description="Tasks to skip, for the next page (offset + limit).")] = 0,
+) -> TaskPage:
+    """List tasks you can start, a page at a time: {tasks: [{task_id, benchmark, task_set, intent}], total,
+    offset, limit} (never answers). The shopbench://tasks resource has the full list."""
+    listings = _listings(_server(ctx).state, benchmark)
+    if intent is not None:
+        chosen = [listing for listing in listings if listing.intent == intent]
+        if not chosen:
+            known = sorted({str(listing.intent) for listing in listings if listing.intent is not None})
+            raise ToolError(f"no task has intent {intent!r}; intents: {', '.join(known)}")
+        listings = chosen
+    return TaskPage(tasks=listings[offset : offset + limit], total=len(listings), offset=offset, limit=limit)
+
+
+async def start_task(
+    task_id: Annotated[str, Field(max_length=200, description="The task to start: a task_id from list_tasks.")],
+    ctx: ShopbenchContext,
+    benchmark: Annotated[
+        str | None, Field(max_length=100, description="The task's benchmark, when a task id exists in several.")
+    ] = None,
+    task_set: Annotated[
+        str | None, Field(max_length=200, description="The task's task set, when a task id exists in several.")
+    ] = None,
+    episode_id: Annotated[
+        str | None,
+        Field(max_length=128, description="Id for the new episode (1-128 of A-Z a-z 0-9 . _ -, starting with a "
+              "letter or digit); it must not name an existing episode. Default: a fresh id."),
+    ] = None,
+    epoch: Annotated[
+        int | None, Field(ge=0, description="Epoch of this run of the task, for repeated runs (default 0).")
+    ] = None,
+    agent_name: Annotated[
+        str | None,
+        Field(max_length=200, description="Who plays, e.g. the model name (default: the server's --agent-name, "
+              "else this MCP client's name)."),
+    ] = None,
+    agent_kind: Annotated[
+        AgentKind | None, Field(description="What plays: model, human, mcp-client or baseline (default: the "
+                                "server's --agent-kind, else mcp-client).")
+    ] = None,
+) -> StartedEpisode:
+    """Begin an episode on a task on this connection and return the user's instruction. Starting a task while
+    another is running abandons the running one. The identity arguments (episode_id, epoch, agent_name,
+    agent_kind) are for clients that cannot send request _meta; see the shopbench://tools resource."""
+    server = _server(ctx)
+    state = server.state
+    suite = _suite_for(state, task_id, benchmark, task_set)
+    client = server.client_state(ctx)
+    meta = _meta(ctx)
+    agent = _agent(ctx, meta, state.agent_defaults, name=agent_name, kind=agent_kind)
+    chosen_id = episode_id or _meta_str(meta, META_EPISODE_ID)
+    chosen_epoch = epoch if epoch is not None else _meta_int(meta, META_EPOCH)
+    agentic = suite.kind == "agentic"
+
+    def begin() -> tuple[Episode, dict[str, Any]]:
+        episode = Episode(
+            state.runs_dir,
+            suite,
+            task_id,
+            agent=agent,
+            sandbox=state.sandbox,
+            episode_id=chosen_id,
+            epoch=chosen_epoch,
+            max_steps=state.max_steps,
+            world=state.world_label if agentic else None,
+            world_info=state.world_info if agentic else None,
+        )
+        return episode, suite.start_details(task_id)
+
+    try:
+        episode, details = await state.run(begin)
+    except EpisodeError as error:
+        raise ToolError(str(error)) from None
+    except ValidationError as error:
+        raise ToolError(f"start_task: {describe_validation_error(error)}") from None
+    previous = client.episode
+    client.episode = episode
+    client.started.add(episode.episode_id)
+    if previous is not None and not previous.over:
+        await state.run(functools.partial(previous.abandon, "another task was started"))
+    return StartedEpisode(
+        episode_id=episode.episode_id,
+        task_id=task_id,
+        benchmark=suite.benchmark,
+        task_set=episode.listing.task_set,
+        intent=episode.listing.intent,
+        kind=suite.kind,
+        instruction=episode.instruction,
+        max_steps=episode.max_steps,
+        tools=list(episode.tools),
+        **details,
+        episode=episode.status,
+    )
+
+
+@functools.cache
+def _task_tools() -> tuple[Tool, ...]:
+    """list_tasks and start_task as typed tools, built once per process like the episode tools (deriving their
+    argument models and schemas from the signatures costs ~15 ms, which every run would pay again); each call finds
+    its server through the request's context."""
+    return (
+        Tool.from_function(list_tasks, annotations=ToolAnnotations(read_only_hint=True)),
+        Tool.from_function(start_task),
+    )
 
 
 # ---- episode tools -----------------------------------------------------------------------------------------------
@@ -618,7 +661,7 @@ def _listings(state: ServerState, benchmark: str | None) -> list[TaskListing]:
 
 def _suite_for(state: ServerState, task_id: str, benchmark: str | None, task_set: str | None) -> TaskSuite:
     _listings(state, benchmark)  # reports an unknown benchmark
-    holders = {(listing.benchmark, listing.task_set) for listing in state.listings if listing.task_id == task_id}
+    holders = state.holders.get(task_id, set())
     matches = [
         suite
         for suite in state.suites

@@ -8,6 +8,11 @@ trajectory writes with fsync, the retry and cache wrappers, the run bookkeeping 
 
 With concurrency C the model time on the critical path is (model time summed over calls) / C.
 
+It also prints where the harness time goes, per step (timers around the harness's own functions; they add
+microseconds): setup and teardown of the run, start_task round trips, tool round trips (and within them the episode's
+work in the server's worker thread and the client's output-schema validation), the model wrappers (retry and cache,
+around the model's own time), and the rest (the agent loop, the run's bookkeeping, waking up between them).
+
 Run: .venv/bin/python perf/bench_harness.py [--tasks-per-intent N] [--latency 0.2] [--concurrency C]
 """
 
@@ -19,15 +24,28 @@ import os
 import sys
 import tempfile
 import time
+from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("SHOPBENCH_HOME", str(Path(__file__).resolve().parent.parent / ".shopbench-cache"))
 
+from mcp.client.session import ClientSession  # noqa: E402
+
 from evaluators.agent.shoppingbench_run import ShoppingRunConfig, run_shoppingbench  # noqa: E402
 from evaluators.models import ModelAPI, ModelOutput, register_backend  # noqa: E402
 from evaluators.models._baselines import OracleBaseline  # noqa: E402
+from evaluators.runs.cache import CachedModel  # noqa: E402
+from mcp_server.episode_client import EpisodeClient  # noqa: E402
+from mcp_server.episodes import Episode  # noqa: E402
+
+SPENT: dict[str, float] = defaultdict(float)
+"""Seconds spent in each timed part of the harness (summed over calls and threads)."""
+FIRST_MODEL_CALL: list[float] = []
+LAST_MODEL_CALL: list[float] = []
 
 
 class FixedLatencyOracle(OracleBaseline):
@@ -39,10 +57,47 @@ class FixedLatencyOracle(OracleBaseline):
 
     async def generate(self, messages, tools=None, config=None) -> ModelOutput:
         began = time.perf_counter()
+        if not FIRST_MODEL_CALL:
+            FIRST_MODEL_CALL.append(began)
         await asyncio.sleep(self.latency_s)
         output = await super().generate(messages, tools, config)
-        FixedLatencyOracle.model_time += time.perf_counter() - began
+        ended = time.perf_counter()
+        FixedLatencyOracle.model_time += ended - began
+        LAST_MODEL_CALL[:] = [ended]
         return output.model_copy(update={"latency_s": self.latency_s})
+
+
+def _timed(owner: type, name: str, part: str) -> None:
+    """Wrap owner.name (a method, sync or async) so the seconds spent in it add up in SPENT[part]."""
+    original: Callable[..., Any] = getattr(owner, name)
+    if asyncio.iscoroutinefunction(original):
+
+        async def timed_async(*args: Any, **kwargs: Any) -> Any:
+            began = time.perf_counter()
+            try:
+                return await original(*args, **kwargs)
+            finally:
+                SPENT[part] += time.perf_counter() - began
+
+        setattr(owner, name, timed_async)
+    else:
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            began = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                SPENT[part] += time.perf_counter() - began
+
+        setattr(owner, name, timed)
+
+
+_timed(EpisodeClient, "start", "start_task round trip")
+_timed(EpisodeClient, "call", "tool round trip")
+_timed(Episode, "__init__", "  server: Episode() (worker thread)")
+_timed(Episode, "call", "  server: Episode.call (worker thread)")
+_timed(ClientSession, "validate_tool_result", "  client: output-schema validation")
+_timed(CachedModel, "generate", "model wrappers (incl. the model)")
 
 
 @register_backend("fixed-latency-oracle", needs_argument=False, help="perf stub")
@@ -52,10 +107,14 @@ def _stub(rest: str, options) -> ModelAPI:
 
 async def measure(tasks_per_intent: int, concurrency: int, work: Path) -> tuple[float, float, int]:
     FixedLatencyOracle.model_time = 0.0
+    SPENT.clear()
+    FIRST_MODEL_CALL.clear()
+    LAST_MODEL_CALL.clear()
     config = ShoppingRunConfig(model="fixed-latency-oracle", limit=tasks_per_intent, concurrency=concurrency,
                                out=work / f"run-{tasks_per_intent}-{concurrency}",
                                cache_path=work / f"cache-{tasks_per_intent}-{concurrency}.sqlite")
     began = time.perf_counter()
+    SPENT["run start"] = began
     result = await run_shoppingbench(config)
     wall = time.perf_counter() - began
     return wall, FixedLatencyOracle.model_time, result.summary.completed
@@ -82,6 +141,30 @@ def main() -> None:
             target = 0.02 if concurrency == 1 else 0.04
             verdict = "OK" if share <= target else "OVER"
             print(f"  harness share of wall time: {share * 100:.2f}%  (target <= {target:.0%})  {verdict}")
+            print_breakdown(wall, model, began_run=SPENT["run start"], steps=episodes * 4, episodes=episodes,
+                            concurrency=concurrency)
+
+
+def print_breakdown(wall: float, model: float, *, began_run: float, steps: int, episodes: int,
+                    concurrency: int) -> None:
+    """Where the harness time goes, in ms per step (summed over workers: divide by the concurrency for wall)."""
+    per_step = 1000 / steps
+    spent = dict(SPENT)
+    wrappers = spent.pop("model wrappers (incl. the model)", 0.0) - model
+    setup = FIRST_MODEL_CALL[0] - began_run if FIRST_MODEL_CALL else 0.0
+    teardown = began_run + wall - LAST_MODEL_CALL[0] if LAST_MODEL_CALL else 0.0
+    spent.pop("run start", None)
+    print(f"  per step (ms, summed over the {concurrency} worker(s); {episodes} start_task calls spread over steps):")
+    print(f"    run setup before the first model call   {setup * per_step * concurrency:6.2f}  ({setup * 1000:.0f} ms)")
+    print(f"    run teardown after the last model call  {teardown * per_step * concurrency:6.2f}  "
+          f"({teardown * 1000:.0f} ms)")
+    for part, seconds in spent.items():
+        print(f"    {part:<40} {seconds * per_step:6.2f}")
+    print(f"    {'model wrappers (retry, cache)':<40} {wrappers * per_step:6.2f}")
+    harness = wall * concurrency - model
+    timed = setup * concurrency + teardown * concurrency + wrappers + spent.get("tool round trip", 0.0) + spent.get(
+        "start_task round trip", 0.0)
+    print(f"    {'the rest (loop, bookkeeping, wake-ups)':<40} {(harness - timed) * per_step:6.2f}")
 
 
 if __name__ == "__main__":
