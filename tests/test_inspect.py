@@ -64,7 +64,7 @@ def scripted_shopper(default_world):
 
 
 def test_entry_point_is_declared():
-    assert any(ep.name == "shopbench" and ep.value == "evaluators.inspect._registry"
+    assert any(ep.name == "shopbench" and ep.value == "shopbench.inspect_tasks"
                for ep in entry_points(group="inspect_ai"))
 
 
