@@ -177,6 +177,8 @@ class ProductIndex:
         self, q: str, shop_id: str | None, price_min: float | None, price_max: float | None, services: Sequence[str]
     ) -> Any:
         bm25 = self._query_generator.buildQuery("contents", self._analyzer, lucene_runtime.java_string(q))
+        if not services and shop_id is None and price_min is None and price_max is None:
+            return bm25  # what a BooleanQuery holding it alone rewrites to
         builder = self._boolean_query()
         builder.add(bm25, self._must)
         for service in dict.fromkeys(services):
