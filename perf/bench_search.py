@@ -120,7 +120,6 @@ def pct(values: list[float], percentile: float) -> float:
 def print_stages(index: Any, calls: list[dict]) -> None:
     """find's steps one by one (the same calls find makes, under the same lock): median wall and CPU ms per query."""
     from mcp_server.search import lucene_runtime
-    from mcp_server.search.product_index import cards
 
     names = ("build query", "search top 50", "sort + page", "read records", "parse cards")
     wall: dict[str, list[float]] = {name: [] for name in names}
@@ -128,14 +127,7 @@ def print_stages(index: Any, calls: list[dict]) -> None:
     for call in calls:
         args: dict[str, Any] = {"page": 1, "shop_id": None, "price_min": None, "price_max": None, "services": (),
                                 "sort": "default", **call}
-        steps: list[Callable[[Any], Any]] = [
-            lambda _, a=args: index._filtered_query(a["q"], a["shop_id"], a["price_min"], a["price_max"],
-                                                    a["services"]),
-            index._kept,
-            lambda kept, a=args: index._page_hits(kept, a["page"], a["sort"]),
-            index._raws,
-            cards,
-        ]
+        steps = _steps(index, args)
         value: Any = None
         with lucene_runtime.java_lock:
             for name, step in zip(names, steps, strict=True):
@@ -149,6 +141,19 @@ def print_stages(index: Any, calls: list[dict]) -> None:
     total_wall = [sum(values) for values in zip(*wall.values(), strict=True)]
     total_cpu = [sum(values) for values in zip(*cpu.values(), strict=True)]
     print(f"  {'all steps':<14} {statistics.median(total_wall):>8.3f} {statistics.median(total_cpu):>8.3f}", flush=True)
+
+
+def _steps(index: Any, args: dict[str, Any]) -> list[Callable[[Any], Any]]:
+    """find's steps for one call, each taking the previous step's result."""
+    from mcp_server.search.product_index import cards
+
+    def build_query(_: Any) -> Any:
+        return index._filtered_query(args["q"], args["shop_id"], args["price_min"], args["price_max"], args["services"])
+
+    def sort_and_page(kept: Any) -> Any:
+        return index._page_hits(kept, args["page"], args["sort"])
+
+    return [build_query, index._kept, sort_and_page, index._raws, cards]
 
 
 def compare_with_reference(index: Any, calls: list[dict]) -> None:
