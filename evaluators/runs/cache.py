@@ -1,7 +1,9 @@
 """A response cache that makes a repeated run free.
 
-Keyed by sha256 of (model identity, GenerateConfig, messages, tools): the same request to the same model with the
-same decoding parameters is answered from disk, marked `cached=True`. Runs vary `config.seed` per epoch, so epochs
+Keyed by sha256 of (model identity, GenerateConfig, tools, messages): the same request to the same model with the
+same decoding parameters is answered from disk, marked `cached=True`. Each part is hashed as its compact JSON, one
+per line (pydantic's own serializer: a growing chat history costs microseconds a message, not a re-encoding of the
+whole history through Python's json module on every call). Runs vary `config.seed` per epoch, so epochs
 sampled at temperature > 0 are not collapsed into one answer. Stored in one sqlite file (default
 $SHOPBENCH_HOME/cache/responses.sqlite), safe to share between runs and processes.
 """
@@ -17,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import TypeAdapter
+
 from evaluators.models.base import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ToolSpec, WrappedModel
 
 
@@ -28,16 +32,26 @@ def default_cache_path() -> Path:
     return shopbench_home() / "cache" / "responses.sqlite"
 
 
+KEY_VERSION = b"shopbench-response-cache/2\n"
+"""First line of every hashed key: keys made another way (version 1 hashed one sorted JSON document) never match."""
+_TOOLS = TypeAdapter(list[ToolSpec])
+
+
 def cache_key(
     identity: dict[str, Any], config: GenerateConfig, messages: list[ChatMessage], tools: list[ToolSpec] | None
 ) -> str:
-    payload = {
-        "identity": identity,
-        "config": config.model_dump(mode="json"),
-        "messages": [m.model_dump(mode="json") for m in messages],
-        "tools": None if tools is None else [t.model_dump(mode="json") for t in tools],
-    }
-    return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+    """sha256 over lines: the version, the identity (sorted JSON), the config, the tools (or null), then one line per
+    message. Compact JSON never holds a raw newline, so the lines cannot run into each other."""
+    digest = hashlib.sha256(KEY_VERSION)
+    digest.update(json.dumps(identity, sort_keys=True, ensure_ascii=False).encode())
+    digest.update(b"\n")
+    digest.update(config.model_dump_json().encode())
+    digest.update(b"\n")
+    digest.update(b"null" if tools is None else _TOOLS.dump_json(tools))
+    for message in messages:
+        digest.update(b"\n")
+        digest.update(message.model_dump_json().encode())
+    return digest.hexdigest()
 
 
 class ResponseCache:
