@@ -23,17 +23,19 @@ JVM leaves these signals to Python (-Xrs, mcp_server.search.lucene_runtime).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import re
 import signal
 import tempfile
+import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from benchmarks.registry import BenchmarkSpec, get_benchmark
 from evaluators.runs.manifest import git_revision, new_run_id, open_run, package_versions, prompt_hashes, update_notes
@@ -43,6 +45,7 @@ from evaluators.runs.shards import parse_shard
 from mcp_server.suites import TaskListing, TaskSuite, build_suites, check_playable
 from mcp_server.trajectory import AgentInfo, RunManifest, episode_path
 
+T = TypeVar("T")
 LOG_FILE = "run.log"
 """In the run folder: every failed episode's traceback (and the run's warnings)."""
 
@@ -318,6 +321,9 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
     spec = get_benchmark(config.benchmark)
     check_options(spec, config)
     shard = parse_shard(config.shard) if config.shard else None
+    # The manifest's package versions and git revision (reading package metadata, running git: ~10 ms, mostly
+    # waiting on files and a child process) are looked up in a thread while the player and the suites are made.
+    provenance = _Background(_provenance)
     player = make_player(config, spec)
     try:
         world, suites = build_suites([spec.name], world=config.world, task_set=config.task_set, items=config.items,
@@ -334,6 +340,7 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
         units = shard.select(units)
     run_dir = Path(config.out) if config.out else default_run_dir(spec.name, config.model)
     try:
+        packages, revision = provenance.result()
         manifest = open_run(run_dir, RunManifest(
             run_id=new_run_id(spec.name),
             benchmark=spec.name,
@@ -346,8 +353,8 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
             },
             prompts=prompt_hashes(player.prompts()),
             world=None if world is None else {**world.info.model_dump(mode="json"), "path": str(world.root.resolve())},
-            packages=package_versions(),
-            git_revision=git_revision(),
+            packages=packages,
+            git_revision=revision,
             notes={"concurrency": config.concurrency, "n_gpu_layers": config.n_gpu_layers, **config.extra_notes},
         ), config.resume)
     except BaseException:
@@ -355,6 +362,7 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
         raise
     log_file = run_dir / LOG_FILE
     handler, level = _file_log(log_file)
+    summary: RunSummary | None = None
     try:
         if config.server_url is None:
             from mcp_server.server import build_server
@@ -384,13 +392,20 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
                 log.info("run stopped by %s: %d of %d episodes finished", received[0], finished, len(units))
                 raise RunInterrupted(run_dir, received[0], finished, len(units)) from None
     finally:
-        update_notes(run_dir, **player.counters())
-        await player.aclose()
-        logging.getLogger().removeHandler(handler)
-        logging.getLogger("shopbench").setLevel(level)
-        handler.close()
-    update_notes(run_dir, failed=summary.failed, completed=summary.completed, skipped=summary.skipped,
-                 stopped_early=summary.stopped_early)
+        notes = player.counters()
+        if summary is not None:
+            notes |= {"failed": summary.failed, "completed": summary.completed, "skipped": summary.skipped,
+                      "stopped_early": summary.stopped_early}
+        # One manifest update (in a thread), while the model is released (closing the response cache waits on
+        # its file being synced).
+        noted = _Background(functools.partial(update_notes, run_dir, **notes))
+        try:
+            await player.aclose()
+        finally:
+            noted.result()
+            logging.getLogger().removeHandler(handler)
+            logging.getLogger("shopbench").setLevel(level)
+            handler.close()
     return RunResult(run_dir, summary, manifest, log_file)
 
 
@@ -436,6 +451,34 @@ async def _wait_for_threads() -> None:
     it under a running computation is what crashed the process. (Lucene calls go through anyio threads, which a
     cancelled caller already waits for.) The loop's default executor takes no new work afterwards."""
     await asyncio.get_running_loop().shutdown_default_executor()
+
+
+def _provenance() -> tuple[dict[str, str], str | None]:
+    return package_versions(), git_revision()
+
+
+class _Background(Generic[T]):
+    """Blocking work (files, a child process) started in its own thread now, its result (or exception) taken later
+    with `result()`. Not the loop's executor: a run stopped by a signal shuts that down (_wait_for_threads)."""
+
+    def __init__(self, work: Callable[[], T]) -> None:
+        self._work = work
+        self._value: T | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="shopbench-run-io", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._value = self._work()
+        except BaseException as error:  # handed to whoever takes the result
+            self._error = error
+
+    def result(self) -> T:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value  # type: ignore[return-value]  # set when no error was raised
 
 
 def _units(listings: list[TaskListing], epochs: int) -> list[WorkUnit[TaskListing]]:
