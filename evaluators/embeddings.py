@@ -8,13 +8,15 @@ sentence-transformers model folder can be given by path. Reports print `Embedder
 Encoding is the slow part of scoring (tens of milliseconds per title on a small CPU), and the same titles come back
 every time a run is scored, reported or replayed, so vectors are cached twice: in memory per process, and on disk
 under $SHOPBENCH_HOME/embeddings (one SQLite file per model identity, float32 bytes exactly as the model produced
-them). The model itself is loaded only when a text is missing from both, so re-scoring a run never imports torch.
+them). The model itself is loaded only when a text is missing from both, so re-scoring a run never loads it.
 Nothing is ever fetched from a model hub: HF_HUB_OFFLINE is forced on before sentence-transformers is imported.
 
 Loading is kept light because a cold `shopbench score` pays for it: a folder laid out like all-MiniLM-L6-v2 (a BERT
-encoder, mean pooling, normalisation: `plain_layout`) is run by `MeanPoolEncoder` with torch, the tokenizers library
-and safetensors only (its vectors equal SentenceTransformer's to ~2e-7); importing sentence-transformers and
-transformers cost more CPU than encoding a whole run's titles. Any other folder goes through SentenceTransformer.
+encoder with float32 safetensors weights, mean pooling, normalisation: `plain_layout`, `NumpyBert.load`) is run by
+`MeanPoolEncoder` with NumPy, the tokenizers library and safetensors only (its vectors equal SentenceTransformer's to
+~3e-7, tests/test_embeddings.py); importing torch alone cost more than a second of a cold score, and OpenBLAS
+multiplies these matrices faster than torch's MKL on the AMD CPUs we measured. Any other folder goes through
+SentenceTransformer.
 """
 
 from __future__ import annotations
@@ -199,8 +201,13 @@ def _load_model(path: Path) -> Any:
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     layout = plain_layout(path)
     try:
-        if layout is not None:
-            return MeanPoolEncoder(path, **layout)
+        bert = NumpyBert.load(path) if layout is not None else None
+        if layout is not None and bert is not None:
+            return MeanPoolEncoder(path, bert=bert, **layout)
+        if "torch" not in sys.modules:
+            # torch's OpenMP threads wait for work by spinning; on a shared machine a spinning thread steals the core
+            # its partner needs
+            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         from sentence_transformers import SentenceTransformer
         from transformers.utils import logging as transformers_logging
 
@@ -245,144 +252,228 @@ def plain_layout(path: Path) -> dict[str, Any] | None:
 
 
 class MeanPoolEncoder:
-    """What SentenceTransformer computes for a plain mean-pooling folder (`plain_layout`), with only torch, the
-    tokenizers library and the transformers model class loaded: importing sentence-transformers costs more CPU than
-    encoding a whole run's titles. Texts are stripped (as sentence-transformers does), tokenized by the folder's
-    tokenizer.json, truncated to the model's limit, sorted by length so batches carry little padding, and mean-pooled
-    over their real tokens."""
+    """What SentenceTransformer computes for a plain mean-pooling BERT folder (`plain_layout`), with NumPy, the
+    tokenizers library and safetensors only: importing torch alone costs a cold `shopbench score` seconds.
 
-    def __init__(self, path: Path, max_length: int, normalize: bool) -> None:
-        if "torch" not in sys.modules:
-            # torch's OpenMP threads wait for work by spinning; on a shared machine a spinning thread steals the core
-            # its partner needs (encoding a run: 18 s wall spinning, 12 s sleeping, at load 3 on 2 cores)
-            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-        import torch
+    Texts are stripped (as sentence-transformers does), tokenized by the folder's tokenizer.json and truncated to the
+    model's limit, then sorted by length and cut into batches of about BATCH_TOKENS tokens. Sequences are never
+    padded: every per-token step (the linear layers, LayerNorm, GELU) runs on the batch's real tokens packed into
+    one matrix, and self-attention runs per group of sequences of the same length, where no mask is needed. The
+    batches are spread over one thread per core (NumPy releases the GIL), each calling a single-threaded BLAS; that
+    keeps both cores busy in the element-wise steps too and never makes one core wait for the other. Mean pooling
+    over the real tokens and L2 normalisation follow. Vectors equal SentenceTransformer's to float rounding (~3e-7,
+    tests/test_embeddings.py)."""
+
+    def __init__(self, path: Path, max_length: int, normalize: bool, bert: NumpyBert) -> None:
         from tokenizers import Tokenizer
 
-        self.torch = torch
         self.tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(max_length)
-        self.model: Any = bert_encoder(path)
-        if self.model is None:  # another architecture: the transformers class for it
-            from transformers import AutoModel
-            from transformers.utils import logging as transformers_logging
-
-            transformers_logging.disable_progress_bar()
-            self.model = AutoModel.from_pretrained(str(path), local_files_only=True).eval()
-        self.width = int(self.model.config.hidden_size)
+        self.model = bert
+        self.width = bert.width
         self.normalize = normalize
 
-    def encode(self, texts: Sequence[str], batch_size: int = BATCH_SIZE, normalize_embeddings: bool = True,
-               **_: Any) -> np.ndarray:
-        torch = self.torch
+    def encode(self, texts: Sequence[str], normalize_embeddings: bool = True, **_: Any) -> np.ndarray:
+        """One row per text (SentenceTransformer.encode's keyword arguments are accepted; batching is by tokens)."""
         encodings = self.tokenizer.encode_batch([text.strip() for text in texts])
         order = sorted(range(len(texts)), key=lambda i: -len(encodings[i].ids))
+        batches: list[list[int]] = []
+        tokens = BATCH_TOKENS
+        for index in order:
+            if tokens >= BATCH_TOKENS:
+                batches.append([])
+                tokens = 0
+            batches[-1].append(index)
+            tokens += len(encodings[index].ids)
         out = np.zeros((len(texts), self.width), dtype=np.float32)
-        with torch.inference_mode():
-            for start in range(0, len(order), batch_size):
-                batch = order[start : start + batch_size]
-                longest = max(len(encodings[i].ids) for i in batch)
-                ids = np.zeros((len(batch), longest), dtype=np.int64)
-                types = np.zeros((len(batch), longest), dtype=np.int64)
-                mask = np.zeros((len(batch), longest), dtype=np.int64)
-                for row, index in enumerate(batch):
-                    encoding = encodings[index]
-                    ids[row, : len(encoding.ids)] = encoding.ids
-                    types[row, : len(encoding.ids)] = encoding.type_ids
-                    mask[row, : len(encoding.ids)] = 1
-                attention = torch.from_numpy(mask)
-                tokens = self.model(input_ids=torch.from_numpy(ids), attention_mask=attention,
-                                    token_type_ids=torch.from_numpy(types)).last_hidden_state
-                weights = attention.unsqueeze(-1).to(tokens.dtype)
-                pooled = (tokens * weights).sum(1) / weights.sum(1).clamp(min=1e-9)
-                if self.normalize or normalize_embeddings:
-                    pooled = torch.nn.functional.normalize(pooled, p=2, dim=1)
-                out[batch] = pooled.numpy()
+
+        def run(batch: list[int]) -> None:
+            pooled = self.model.mean_pooled([encodings[i].ids for i in batch], [encodings[i].type_ids for i in batch])
+            if self.normalize or normalize_embeddings:
+                pooled /= np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), np.float32(1e-12))
+            out[batch] = pooled
+
+        workers = min(len(batches), _cores())
+        # BLAS's own threads would wait for each other on every small product (and spin while they wait)
+        with _blas_controller().limit(limits=1, user_api="blas"):
+            if workers <= 1:
+                for batch in batches:
+                    run(batch)
+                return out
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(workers) as pool:
+                for _done in pool.map(run, batches):  # longest batches first: the last ones to finish are short
+                    pass
         return out
 
 
-BERT_CONFIG = {"model_type": "bert", "hidden_act": "gelu", "position_embedding_type": "absolute"}
+BATCH_TOKENS = 2048
+"""Tokens per batch: large enough for efficient matrix products, small enough to spread over the cores."""
 
 
-def bert_encoder(path: Path) -> Any:
-    """A plain BERT encoder (what all-MiniLM-L6-v2 is) in a few lines of torch, its weights read from
-    model.safetensors: the transformers package, whose import alone costs about as much CPU as encoding a thousand
-    titles, is not needed. None when the folder holds anything else (then transformers' AutoModel loads it). Its
-    vectors equal transformers' BertModel's to float rounding (~1e-7)."""
-    import torch
-    from safetensors.torch import load_file
+@cache
+def _blas_controller() -> Any:
+    """threadpoolctl's view of the BLAS libraries loaded (looked up once: it scans the process's libraries)."""
+    from threadpoolctl import ThreadpoolController
 
+    return ThreadpoolController()
+
+
+def _cores() -> int:
     try:
-        config = json.loads((path / "config.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    weights_file = path / "model.safetensors"
-    if any(config.get(key, value) != value for key, value in BERT_CONFIG.items()) or not weights_file.is_file():
-        return None
-    weights = load_file(str(weights_file))
-    layers = int(config["num_hidden_layers"])
-    wanted = ["embeddings.word_embeddings.weight", "embeddings.position_embeddings.weight",
-              "embeddings.token_type_embeddings.weight", "embeddings.LayerNorm.weight", "embeddings.LayerNorm.bias"]
-    wanted += [f"encoder.layer.{i}.{name}" for i in range(layers) for name in _BERT_LAYER_WEIGHTS]
-    if not all(name in weights for name in wanted):
-        return None
-    return _Bert(config, weights, torch)
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
+
+BERT_CONFIG = {"model_type": "bert", "hidden_act": "gelu", "position_embedding_type": "absolute"}
 
 _BERT_LAYER_WEIGHTS = tuple(
     f"{module}.{kind}" for module in ("attention.self.query", "attention.self.key", "attention.self.value",
                                       "attention.output.dense", "attention.output.LayerNorm", "intermediate.dense",
                                       "output.dense", "output.LayerNorm") for kind in ("weight", "bias"))
 
+# Abramowitz & Stegun 7.1.26: erfc(a) = t·(a1 + t·(a2 + t·(a3 + t·(a4 + t·a5))))·exp(-a²), t = 1/(1 + p·a), for a ≥ 0,
+# absolute error below 1.5e-7: the formula torch's vectorised CPU erf uses for GELU.
+_ERFC_P = np.float32(0.3275911)
+_ERFC_A = tuple(np.float32(c) for c in (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429))
+_SQRT_HALF = np.float32(0.7071067811865476)
+_GELU_ROWS = 256
+"""Rows of the intermediate activations that GELU processes at a time (its scratch stays in the core's cache)."""
 
-class _Bert:
-    """BERT's encoder forward pass (inference only): embeddings, then per layer self-attention and the feed-forward
-    block, each followed by a residual LayerNorm; returns an object with `last_hidden_state`."""
 
-    def __init__(self, config: dict[str, Any], weights: dict[str, Any], torch: Any) -> None:
-        from types import SimpleNamespace
+def gelu_(x: np.ndarray) -> np.ndarray:
+    """x ← GELU(x) = x·Φ(x) (the erf form BERT uses), in place, for a 2-D float32 array.
 
-        self.torch = torch
-        self.config = SimpleNamespace(hidden_size=int(config["hidden_size"]))
+    With a = |x|/√2 and q = erfc(a): x·Φ(x) = max(x, 0) − |x|·q/2 for either sign of x."""
+    rows = min(_GELU_ROWS, len(x))
+    t_buffer = np.empty((rows, x.shape[1]), dtype=np.float32)
+    e_buffer = np.empty_like(t_buffer)
+    r_buffer = np.empty_like(t_buffer)
+    for start in range(0, len(x), rows):
+        chunk = x[start : start + rows]
+        t, e, r = t_buffer[: len(chunk)], e_buffer[: len(chunk)], r_buffer[: len(chunk)]
+        np.multiply(chunk, _SQRT_HALF, out=e)
+        np.abs(e, out=t)
+        np.multiply(t, _ERFC_P, out=t)
+        np.add(t, np.float32(1), out=t)
+        np.reciprocal(t, out=t)
+        np.square(e, out=e)
+        np.negative(e, out=e)
+        np.exp(e, out=e)
+        np.multiply(t, _ERFC_A[4], out=r)
+        for coefficient in _ERFC_A[3::-1]:
+            np.add(r, coefficient, out=r)
+            np.multiply(r, t, out=r)
+        np.multiply(r, e, out=r)  # erfc(|x|/√2)
+        np.abs(chunk, out=e)
+        np.multiply(e, r, out=e)
+        np.multiply(e, np.float32(0.5), out=e)
+        np.maximum(chunk, np.float32(0), out=chunk)
+        np.subtract(chunk, e, out=chunk)
+    return x
+
+
+class NumpyBert:
+    """BERT's encoder forward pass (inference only) in NumPy float32: embeddings, then per layer self-attention and
+    the feed-forward block, each followed by a residual LayerNorm. Its weights are read from model.safetensors; the
+    query, key and value projections are fused into one matrix product."""
+
+    def __init__(self, config: dict[str, Any], weights: dict[str, np.ndarray]) -> None:
+        self.width = int(config["hidden_size"])
         self.heads = int(config["num_attention_heads"])
-        self.eps = float(config.get("layer_norm_eps", 1e-12))
-        self.w = weights
-        self.layers = [f"encoder.layer.{i}." for i in range(int(config["num_hidden_layers"]))]
+        self.eps = np.float32(config.get("layer_norm_eps", 1e-12))
+        self.embeddings = tuple(weights[f"embeddings.{name}"] for name in (
+            "word_embeddings.weight", "position_embeddings.weight", "token_type_embeddings.weight",
+            "LayerNorm.weight", "LayerNorm.bias"))
+        self.layers = []
+        for i in range(int(config["num_hidden_layers"])):
+            w = {name: np.ascontiguousarray(weights[f"encoder.layer.{i}.{name}"], dtype=np.float32)
+                 for name in _BERT_LAYER_WEIGHTS}
+            qkv = [f"attention.self.{part}" for part in ("query", "key", "value")]
+            self.layers.append((
+                np.concatenate([w[f"{name}.weight"] for name in qkv]).T,
+                np.concatenate([w[f"{name}.bias"] for name in qkv]),
+                w["attention.output.dense.weight"].T, w["attention.output.dense.bias"],
+                w["attention.output.LayerNorm.weight"], w["attention.output.LayerNorm.bias"],
+                w["intermediate.dense.weight"].T, w["intermediate.dense.bias"],
+                w["output.dense.weight"].T, w["output.dense.bias"],
+                w["output.LayerNorm.weight"], w["output.LayerNorm.bias"],
+            ))
 
-    def _norm(self, x: Any, name: str) -> Any:
-        return self.torch.nn.functional.layer_norm(x, x.shape[-1:], self.w[name + ".weight"], self.w[name + ".bias"],
-                                                   self.eps)
+    @classmethod
+    def load(cls, path: Path) -> NumpyBert | None:
+        """The encoder of a BERT folder with model.safetensors, or None for anything else."""
+        try:
+            config = json.loads((path / "config.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        weights_file = path / "model.safetensors"
+        if (not isinstance(config, dict) or any(config.get(key, value) != value for key, value in BERT_CONFIG.items())
+                or not weights_file.is_file()):
+            return None
+        from safetensors.numpy import load_file
 
-    def _linear(self, x: Any, name: str) -> Any:
-        return self.torch.nn.functional.linear(x, self.w[name + ".weight"], self.w[name + ".bias"])
+        weights = load_file(str(weights_file))
+        wanted = ["embeddings.word_embeddings.weight", "embeddings.position_embeddings.weight",
+                  "embeddings.token_type_embeddings.weight", "embeddings.LayerNorm.weight", "embeddings.LayerNorm.bias"]
+        layers = int(config["num_hidden_layers"])
+        wanted += [f"encoder.layer.{i}.{name}" for i in range(layers) for name in _BERT_LAYER_WEIGHTS]
+        if not all(name in weights and weights[name].dtype == np.float32 for name in wanted):
+            return None
+        return cls(config, weights)
 
-    def __call__(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> Any:
-        from types import SimpleNamespace
+    def _norm(self, x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+        """LayerNorm over the last axis, in place."""
+        x -= x.mean(axis=1, keepdims=True)
+        variance = np.einsum("ij,ij->i", x, x) / np.float32(x.shape[1])
+        x *= (np.float32(1) / np.sqrt(variance + self.eps))[:, None]
+        x *= weight
+        x += bias
+        return x
 
-        functional = self.torch.nn.functional
-        w = self.w
-        batch, length = input_ids.shape
-        positions = self.torch.arange(length)
-        x = (functional.embedding(input_ids, w["embeddings.word_embeddings.weight"])
-             + functional.embedding(token_type_ids, w["embeddings.token_type_embeddings.weight"])
-             + functional.embedding(positions, w["embeddings.position_embeddings.weight"]).unsqueeze(0))
-        x = self._norm(x, "embeddings.LayerNorm")
-        keep = attention_mask.bool()[:, None, None, :]
-        width = x.shape[-1]
-        head = width // self.heads
-
-        def split(t: Any) -> Any:
-            return t.view(batch, length, self.heads, head).transpose(1, 2)
-
-        for prefix in self.layers:
-            q = split(self._linear(x, prefix + "attention.self.query"))
-            k = split(self._linear(x, prefix + "attention.self.key"))
-            v = split(self._linear(x, prefix + "attention.self.value"))
-            context = functional.scaled_dot_product_attention(q, k, v, attn_mask=keep)
-            context = context.transpose(1, 2).reshape(batch, length, width)
-            x = self._norm(self._linear(context, prefix + "attention.output.dense") + x,
-                           prefix + "attention.output.LayerNorm")
-            inner = functional.gelu(self._linear(x, prefix + "intermediate.dense"))
-            x = self._norm(self._linear(inner, prefix + "output.dense") + x, prefix + "output.LayerNorm")
-        return SimpleNamespace(last_hidden_state=x)
+    def mean_pooled(self, ids: Sequence[Sequence[int]], type_ids: Sequence[Sequence[int]]) -> np.ndarray:
+        """The mean of the last hidden states over each sequence's tokens, one row per sequence; sequences must come
+        longest first (sequences of one length are then adjacent)."""
+        lengths = np.fromiter((len(s) for s in ids), dtype=np.int64, count=len(ids))
+        starts = np.concatenate(([0], np.cumsum(lengths)))
+        positions = np.arange(starts[-1]) - np.repeat(starts[:-1], lengths)
+        words, places, types, norm_weight, norm_bias = self.embeddings
+        x = words[np.concatenate([np.asarray(s, dtype=np.int64) for s in ids])]
+        x += types[np.concatenate([np.asarray(s, dtype=np.int64) for s in type_ids])]
+        x += places[positions]
+        x = self._norm(x, norm_weight, norm_bias)
+        # [start token, end token, length] of each run of sequences of one length
+        cuts = np.flatnonzero(np.diff(lengths)) + 1
+        groups = [(int(starts[a]), int(starts[b]), int(lengths[a]))
+                  for a, b in zip(np.concatenate(([0], cuts)), np.concatenate((cuts, [len(lengths)])), strict=True)]
+        heads, width = self.heads, self.width
+        size = width // heads
+        scale = np.float32(1 / np.sqrt(size))
+        context = np.empty_like(x)
+        for (qkv_w, qkv_b, out_w, out_b, norm1_w, norm1_b, inner_w, inner_b, ffn_w, ffn_b, norm2_w,
+             norm2_b) in self.layers:
+            qkv = x @ qkv_w
+            qkv += qkv_b
+            for first, last, length in groups:
+                block = qkv[first:last].reshape(-1, length, 3, heads, size)
+                scores = np.matmul(block[:, :, 0].transpose(0, 2, 1, 3), block[:, :, 1].transpose(0, 2, 3, 1))
+                scores *= scale
+                scores -= scores.max(axis=-1, keepdims=True)
+                np.exp(scores, out=scores)
+                scores /= scores.sum(axis=-1, keepdims=True)
+                attended = np.matmul(scores, block[:, :, 2].transpose(0, 2, 1, 3))  # sequence, head, token, size
+                context[first:last] = attended.transpose(0, 2, 1, 3).reshape(last - first, width)
+            y = context @ out_w
+            y += out_b
+            y += x
+            x = self._norm(y, norm1_w, norm1_b)
+            inner = x @ inner_w
+            inner += inner_b
+            y = gelu_(inner) @ ffn_w
+            y += ffn_b
+            y += x
+            x = self._norm(y, norm2_w, norm2_b)
+        return np.add.reduceat(x, starts[:-1], axis=0) / lengths[:, None].astype(np.float32)
