@@ -121,7 +121,7 @@ def print_stages(index: Any, calls: list[dict]) -> None:
     """find's steps one by one (the same calls find makes, under the same lock): median wall and CPU ms per query."""
     from mcp_server.search import lucene_runtime
 
-    names = ("build query", "search top 50", "sort + page", "read records", "parse cards")
+    names = ("build query", "search top n", "sort + page", "read records", "parse cards")
     wall: dict[str, list[float]] = {name: [] for name in names}
     cpu: dict[str, list[float]] = {name: [] for name in names}
     for call in calls:
@@ -150,10 +150,13 @@ def _steps(index: Any, args: dict[str, Any]) -> list[Callable[[Any], Any]]:
     def build_query(_: Any) -> Any:
         return index._filtered_query(args["q"], args["shop_id"], args["price_min"], args["price_max"], args["services"])
 
+    def search(query: Any) -> Any:
+        return index._kept(query, args["page"], args["sort"])
+
     def sort_and_page(kept: Any) -> Any:
         return index._page_hits(kept, args["page"], args["sort"])
 
-    return [build_query, index._kept, sort_and_page, index._raws, cards]
+    return [build_query, search, sort_and_page, index._raws, cards]
 
 
 def compare_with_reference(index: Any, calls: list[dict]) -> None:

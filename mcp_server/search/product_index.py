@@ -4,8 +4,13 @@ The reference retrieves up to 100,000 BM25 hits and filters them in Python (1.6 
 clauses do not change BM25 scores, so a Lucene BooleanQuery with the BM25 query as its MUST clause and the filters as
 FILTER clauses returns, in the same order, the first 50 hits that the reference would keep; only those 50 are sorted
 and paged. The index is written through Lucene's own classes so the filters have the fields they need: price as a
-DoublePoint, shop_id and each service as StringFields, plus `id` as BinaryDocValues because Anserini's searcher breaks
-score ties on it.
+DoubleField (points and doc values), shop_id and each service as StringFields, plus `id` as BinaryDocValues because
+Anserini's searcher breaks score ties on it.
+
+Speed (perf/bench_search.py --stages): at 2.5M products Lucene's filtered top-n search is most of a query's time;
+the rest is kept small by crossing into Java few times (each pyjnius call and each Java object brought into Python
+costs microseconds): filter queries and constants are reused, a page's stored records come back from one call, and an
+unsorted page searches only the top page * 10.
 """
 
 from __future__ import annotations
@@ -63,6 +68,7 @@ class ProductIndex:
         # settings: the index is one segment sorted by id, so Lucene's own order (score, then document number) is
         # Anserini's (score, then id), and its top-50 search, which skips documents that cannot make the top 50, keeps
         # the right one of tied documents. Sorting and paging the kept hits stays in Java.
+        # (Top-n here is Lucene's TopScoreDocCollector: exact, pruning only documents that cannot enter the top n.)
         self._anserini = lucene_runtime.simple_searcher(self.index_dir)
         self._analyzer = self._anserini.get_analyzer()
         reader = autoclass("org.apache.lucene.index.DirectoryReader").open(
@@ -151,11 +157,13 @@ class ProductIndex:
         """The stored records of one page; the caller holds java_lock. Each step is a method of its own so that
         perf/bench_search.py can time them one by one."""
         query = self._filtered_query(q, shop_id, price_min, price_max, services)
-        return self._raws(self._page_hits(self._kept(query), page, sort))
+        return self._raws(self._page_hits(self._kept(query, page, sort), page, sort))
 
-    def _kept(self, query: Any) -> Any:
-        """The first KEPT_HITS hits in BM25 order (TopDocs)."""
-        return self._searcher.search(query, KEPT_HITS)
+    def _kept(self, query: Any, page: int, sort: str) -> Any:
+        """The hits the page is cut from (TopDocs), in BM25 order: all KEPT_HITS when they are to be sorted, else only
+        the first page * PAGE_SIZE. Those are the same hits: Lucene's top n is exact (score, then document number), so
+        a shorter top list is a prefix of a longer one, and a top 10 is found faster than a top 50."""
+        return self._searcher.search(query, KEPT_HITS if sort in self._rescorers else page * PAGE_SIZE)
 
     def _page_hits(self, kept: Any, page: int, sort: str) -> Any:
         """The kept hits of one page, after the sort if one is asked for (TopDocs)."""
@@ -165,7 +173,7 @@ class ProductIndex:
             resorted = rescorer.rescore(self._searcher, kept, KEPT_HITS)
             resorted = lucene_runtime.cast("org.apache.lucene.search.TopFieldDocs", resorted)
             return self._top_docs.merge(order, start, PAGE_SIZE, [resorted])
-        return self._top_docs.merge(start, PAGE_SIZE, [kept])
+        return kept if start == 0 else self._top_docs.merge(start, PAGE_SIZE, [kept])
 
     def _raws(self, page_hits: Any) -> list[str]:
         """The stored records of these hits. Anserini's ScoredDocs reads all their documents in one Java call; reading
