@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
+import queue
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -22,6 +24,8 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from evaluators.models.base import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ToolSpec, WrappedModel
+
+log = logging.getLogger("shopbench.cache")
 
 
 def shopbench_home() -> Path:
@@ -55,29 +59,80 @@ def cache_key(
 
 
 class ResponseCache:
+    """The sqlite store. Writes go behind: `put` hands the entry to one writer thread with its own connection, so the
+    caller of a model (the event loop, between a model's reply and the next tool call) never waits on sqlite's
+    write, which a busy disk can hold for milliseconds; `get` sees entries still waiting, and `close` writes them
+    all. A write that fails is logged, never fatal (the entry is only a saving)."""
+
     def __init__(self, path: Path | None = None) -> None:
         self.path = Path(path) if path else default_cache_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")  # a lost last entry after a power cut costs one model call
+        self._db = self._connect()
         self._db.execute("CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, output TEXT NOT NULL)")
         self._db.commit()
+        self._pending: dict[str, str] = {}
+        """key → output JSON, put but not yet written."""
+        self._queue: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+        db.execute("PRAGMA synchronous=NORMAL")  # a lost last entry after a power cut costs one model call
+        db.execute("PRAGMA journal_mode=WAL")
+        return db
 
     def get(self, key: str) -> ModelOutput | None:
         with self._lock:
-            row = self._db.execute("SELECT output FROM responses WHERE key = ?", (key,)).fetchone()
-        return None if row is None else ModelOutput.model_validate_json(row[0])
+            raw = self._pending.get(key)
+            if raw is None:
+                row = self._db.execute("SELECT output FROM responses WHERE key = ?", (key,)).fetchone()
+                raw = None if row is None else row[0]
+        return None if raw is None else ModelOutput.model_validate_json(raw)
 
     def put(self, key: str, output: ModelOutput) -> None:
+        raw = output.model_dump_json()
         with self._lock:
-            self._db.execute(
-                "INSERT OR REPLACE INTO responses (key, output) VALUES (?, ?)", (key, output.model_dump_json())
-            )
-            self._db.commit()
+            self._pending[key] = raw
+            if self._writer is None:
+                self._writer = threading.Thread(target=self._write_behind, name="shopbench-response-cache",
+                                                daemon=True)
+                self._writer.start()
+        self._queue.put(key)
+
+    def _write_behind(self) -> None:
+        db = self._connect()
+        try:
+            stop = False
+            while not stop:
+                keys = [self._queue.get()]
+                while True:  # everything waiting goes in one transaction
+                    try:
+                        keys.append(self._queue.get_nowait())
+                    except queue.Empty:
+                        break
+                stop = None in keys
+                with self._lock:
+                    batch = [(key, self._pending[key]) for key in dict.fromkeys(keys) if key in self._pending]
+                try:
+                    db.executemany("INSERT OR REPLACE INTO responses (key, output) VALUES (?, ?)", batch)
+                    db.commit()
+                except sqlite3.Error as error:
+                    log.warning("response cache %s: %d entries not written (%s)", self.path, len(batch), error)
+                with self._lock:
+                    for key, raw in batch:
+                        if self._pending.get(key) is raw:
+                            del self._pending[key]
+        finally:
+            db.close()
 
     def close(self) -> None:
+        """Write what is still waiting, then close."""
+        with self._lock:
+            writer, self._writer = self._writer, None
+        if writer is not None:
+            self._queue.put(None)
+            writer.join()
         with self._lock:
             self._db.close()
 
