@@ -158,8 +158,10 @@ def print_breakdown(wall: float, model: float, *, began_run: float, steps: int, 
     print(f"    run setup before the first model call   {setup * per_step * concurrency:6.2f}  ({setup * 1000:.0f} ms)")
     print(f"    run teardown after the last model call  {teardown * per_step * concurrency:6.2f}  "
           f"({teardown * 1000:.0f} ms)")
-    for part, seconds in spent.items():
-        print(f"    {part:<40} {seconds * per_step:6.2f}")
+    order = ["start_task round trip", "  server: Episode() (worker thread)", "tool round trip",
+             "  server: Episode.call (worker thread)", "  client: output-schema validation"]
+    for part in sorted(spent, key=lambda name: order.index(name) if name in order else len(order)):
+        print(f"    {part:<40} {spent[part] * per_step:6.2f}")
     print(f"    {'model wrappers (retry, cache)':<40} {wrappers * per_step:6.2f}")
     harness = wall * concurrency - model
     timed = setup * concurrency + teardown * concurrency + wrappers + spent.get("tool round trip", 0.0) + spent.get(
