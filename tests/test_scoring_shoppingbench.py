@@ -468,3 +468,19 @@ def test_run_from_another_world_is_flagged(default_world, tmp_path):
     result = get_scorer("shoppingbench").score_run(run, ScoreOptions())
     assert result.scores[0].success
     assert "elsewhere@0123" in result.problems[0] and "--world" in result.problems[0]
+
+
+def test_small_worlds_are_looked_up_in_their_catalog_with_the_index_s_products(default_world, monkeypatch):
+    """Scoring streams a small world's catalog instead of starting Java for its index: the same products either way."""
+    from evaluators.scoring import shoppingbench_run
+    from evaluators.scoring.shoppingbench_run import world_lookup
+
+    task_set = next(name for name in default_world.task_sets() if name != "official")
+    ids = sorted({t.product_id for task in default_world.tasks(task_set) for t in task.targets})[:300]
+    ids += ["no-such-product"]
+    streamed = world_lookup(default_world)
+    assert streamed is not default_world.products and default_world.info.products <= 50_000
+    from_catalog = streamed.get(ids)
+    assert len(from_catalog) == 300 and from_catalog == default_world.products.get(ids)
+    monkeypatch.setattr(shoppingbench_run, "STREAM_CATALOG_UP_TO", default_world.info.products - 1)
+    assert world_lookup(default_world) is default_world.products  # larger worlds: the index
