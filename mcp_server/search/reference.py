@@ -32,6 +32,17 @@ def reference_page(
     sort: str = "default",
 ) -> list[dict[str, Any]]:
     """Walk `products` (BM25 order), keep the first 50 that pass every filter, sort those (stable), return a page."""
+    return sort_and_page(kept_cards(products, shop_id, price_min, price_max, services), page, sort)
+
+
+def kept_cards(
+    products: Iterable[dict[str, Any]],
+    shop_id: str | None = None,
+    price_min: float | None = None,
+    price_max: float | None = None,
+    services: Sequence[str] = (),
+) -> list[dict[str, Any]]:
+    """The cards of the first 50 of `products` that pass every filter, in their order."""
     kept = []
     for product in products:
         if shop_id is not None and product["shop_id"] != shop_id:
@@ -45,8 +56,13 @@ def reference_page(
         kept.append({name: product[name] for name in CARD_FIELDS})
         if len(kept) == KEPT_HITS:
             break
+    return kept
+
+
+def sort_and_page(kept: list[dict[str, Any]], page: int, sort: str) -> list[dict[str, Any]]:
+    """The kept cards sorted as asked (stable: ties keep BM25 order), cut to one page; an invalid page gives []."""
     if sort in _SORT_KEYS:
-        kept.sort(key=_SORT_KEYS[sort])
+        kept = sorted(kept, key=_SORT_KEYS[sort])
     return kept[(page - 1) * PAGE_SIZE : page * PAGE_SIZE] if 1 <= page <= MAX_PAGE else []
 
 
@@ -57,6 +73,8 @@ class ReferenceFind:
         self.searcher, self.k = searcher, k
         self.last_hit_count = 0
         """How many hits the last find retrieved; == k means BM25 matched more documents than the reference saw."""
+        self.last_kept: list[dict[str, Any]] = []
+        """The last find's kept cards in BM25 order, before the sort and the page."""
 
     def find(
         self,
@@ -71,7 +89,8 @@ class ReferenceFind:
     ) -> list[dict[str, Any]]:
         hits = self.searcher.search(q, self.k)
         self.last_hit_count = len(hits)
-        return reference_page(_products(hits), page, shop_id, price_min, price_max, services, sort)
+        self.last_kept = kept_cards(_products(hits), shop_id, price_min, price_max, services)
+        return sort_and_page(self.last_kept, page, sort)
 
 
 def _products(hits: Sequence[Any]) -> Iterator[dict[str, Any]]:
