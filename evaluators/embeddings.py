@@ -335,44 +335,42 @@ _BERT_LAYER_WEIGHTS = tuple(
                                       "attention.output.dense", "attention.output.LayerNorm", "intermediate.dense",
                                       "output.dense", "output.LayerNorm") for kind in ("weight", "bias"))
 
-# Abramowitz & Stegun 7.1.26: erfc(a) = t·(a1 + t·(a2 + t·(a3 + t·(a4 + t·a5))))·exp(-a²), t = 1/(1 + p·a), for a ≥ 0,
-# absolute error below 1.5e-7: the formula torch's vectorised CPU erf uses for GELU.
-_ERFC_P = np.float32(0.3275911)
-_ERFC_A = tuple(np.float32(c) for c in (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429))
-_SQRT_HALF = np.float32(0.7071067811865476)
+# Abramowitz & Stegun 7.1.26: erfc(z) = t·(a1 + t·(a2 + t·(a3 + t·(a4 + t·a5))))·exp(-z²), t = 1/(1 + p·z), for z ≥ 0,
+# absolute error below 1.5e-7: the formula torch's vectorised CPU erf uses for GELU. Here z = |x|/√2, so p is taken
+# times 1/√2 and the coefficients times 1/2 (GELU needs erfc/2).
+_ERFC_P = np.float32(0.3275911 * 0.7071067811865476)
+_ERFC_A = tuple(np.float32(c / 2) for c in (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429))
 _GELU_ROWS = 256
-"""Rows of the intermediate activations that GELU processes at a time (its scratch stays in the core's cache)."""
+"""Rows of the intermediate activations that GELU processes at a time (its scratch stays near the core)."""
 
 
 def gelu_(x: np.ndarray) -> np.ndarray:
     """x ← GELU(x) = x·Φ(x) (the erf form BERT uses), in place, for a 2-D float32 array.
 
-    With a = |x|/√2 and q = erfc(a): x·Φ(x) = max(x, 0) − |x|·q/2 for either sign of x."""
+    x·Φ(x) = max(x, 0) − |x|·erfc(|x|/√2)/2 for either sign of x."""
     rows = min(_GELU_ROWS, len(x))
-    t_buffer = np.empty((rows, x.shape[1]), dtype=np.float32)
-    e_buffer = np.empty_like(t_buffer)
-    r_buffer = np.empty_like(t_buffer)
+    buffers = np.empty((3, rows, x.shape[1]), dtype=np.float32)
     for start in range(0, len(x), rows):
         chunk = x[start : start + rows]
-        t, e, r = t_buffer[: len(chunk)], e_buffer[: len(chunk)], r_buffer[: len(chunk)]
-        np.multiply(chunk, _SQRT_HALF, out=e)
-        np.abs(e, out=t)
-        np.multiply(t, _ERFC_P, out=t)
+        a, t, e = (buffer[: len(chunk)] for buffer in buffers)
+        np.abs(chunk, out=a)
+        np.multiply(a, _ERFC_P, out=t)
         np.add(t, np.float32(1), out=t)
         np.reciprocal(t, out=t)
-        np.square(e, out=e)
-        np.negative(e, out=e)
-        np.exp(e, out=e)
-        np.multiply(t, _ERFC_A[4], out=r)
-        for coefficient in _ERFC_A[3::-1]:
-            np.add(r, coefficient, out=r)
-            np.multiply(r, t, out=r)
-        np.multiply(r, e, out=r)  # erfc(|x|/√2)
-        np.abs(chunk, out=e)
-        np.multiply(e, r, out=e)
-        np.multiply(e, np.float32(0.5), out=e)
+        np.multiply(a, np.float32(-0.5), out=e)
+        np.multiply(e, a, out=e)
+        np.exp(e, out=e)  # exp(-x²/2)
+        np.multiply(e, t, out=e)
+        np.multiply(t, _ERFC_A[4], out=a)  # Horner's rule, innermost first
+        for coefficient in _ERFC_A[3:0:-1]:
+            np.add(a, coefficient, out=a)
+            np.multiply(a, t, out=a)
+        np.add(a, _ERFC_A[0], out=a)
+        np.multiply(a, e, out=a)  # erfc(|x|/√2)/2
+        np.multiply(a, chunk, out=a)
+        np.abs(a, out=a)  # |x|·erfc(|x|/√2)/2
         np.maximum(chunk, np.float32(0), out=chunk)
-        np.subtract(chunk, e, out=chunk)
+        np.subtract(chunk, a, out=chunk)
     return x
 
 
