@@ -385,3 +385,33 @@ def test_concurrent_finds_from_many_threads_match_sequential_ones(widgets: Produ
         concurrent = list(pool.map(lambda call: widgets.find(**call), calls))
     assert concurrent == sequential
     assert len({json.dumps(r) for r in sequential}) > 10
+
+
+def test_service_filters_cached_as_bitsets_give_the_same_pages(tmp_path: Path) -> None:
+    """Lucene's query cache turns an often-used service filter into a bitset, but only on a segment of 10,000 or more
+    documents: on such an index, pages found through the cached bitsets equal those of a searcher with no cache."""
+    from benchmarks.shoppingbench.worldgen.catalog import generate_catalog
+
+    catalog = tmp_path / "catalog.jsonl.gz"
+    generate_catalog(catalog, 12_000, seed=4, workers=1)
+    index = ProductIndex.open_or_build(catalog, tmp_path / "index", progress=False)
+    uncached = ProductIndex(index.index_dir, index.content_hash)
+    uncached._searcher.setQueryCache(None)
+    cache = lucene_runtime.cast("org.apache.lucene.search.LRUQueryCache", index._searcher.getQueryCache())
+    hits_before = cache.getHitCount()
+    rng = random.Random(8)
+    calls = [
+        {"q": q, "services": rng.sample(SERVICES, rng.choice([1, 1, 2])), "sort": rng.choice(["default", "order"]),
+         "page": rng.choice([1, 2, 3])}
+        for q in ["black", "cable", "women dress", "usb charger", "steel", "phone case", "set"]
+        for _ in range(6)
+    ]
+    nonempty = 0
+    for call in calls * 2:
+        got = index.find(**call)
+        assert got == uncached.find(**call), call
+        nonempty += bool(got)
+    assert cache.getHitCount() > hits_before  # the bitsets were used
+    assert nonempty > len(calls)
+    uncached.close()
+    index.close()

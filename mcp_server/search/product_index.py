@@ -98,6 +98,14 @@ class ProductIndex:
         self._term_query = autoclass("org.apache.lucene.search.TermQuery")
         self._term = autoclass("org.apache.lucene.index.Term")
         self._term_queries: dict[tuple[str, str], Any] = {}
+        # A service filter is written as the one-term range [s, s], which matches exactly what TermQuery(s) matches.
+        # Lucene's query cache never caches a TermQuery (cheap to read from postings) but caches a range query used
+        # often: each service then becomes a bitset of the whole index (2.5M bits, 300 KB), which a common word's
+        # hits are checked against faster than against the service's long postings list (a third less search time
+        # for queries with a service filter at 2.5M products). Shop filters stay TermQuery: a shop's few postings
+        # lead the search themselves, and thousands of shops' bitsets would only churn the cache.
+        self._service_queries: dict[str, Any] = {}
+        self._term_range = autoclass("org.apache.lucene.search.TermRangeQuery")
         # DoubleField's range query is an IndexOrDocValuesQuery: it checks the price doc values of the documents the
         # BM25 clause leads to, instead of first collecting every document in the range from the points (which costs
         # in proportion to the range, millions of documents at the paper's scale). Same matches either way.
@@ -190,7 +198,7 @@ class ProductIndex:
         builder = self._boolean_query()
         builder.add(bm25, self._must)
         for service in dict.fromkeys(services):
-            builder.add(self._term_filter("service", service), self._filter)
+            builder.add(self._service_filter(service), self._filter)
         if shop_id is not None:
             builder.add(self._term_filter("shop_id", shop_id), self._filter)
         if price_min is not None or price_max is not None:
@@ -198,6 +206,18 @@ class ProductIndex:
             high = math.inf if price_max is None else float(price_max)
             builder.add(self._double_field.newRangeQuery("price", low, high), self._filter)
         return builder.build()
+
+    def _service_filter(self, service: str) -> Any:
+        """The query of documents offering `service` (see _open), kept for reuse: the query cache knows it by value,
+        and reusing it saves building it."""
+        query = self._service_queries.get(service)
+        if query is None:
+            if len(self._service_queries) >= _TERM_QUERIES_KEPT:
+                self._service_queries.clear()
+            value = lucene_runtime.java_string(service)
+            query = self._term_range.newStringRange("service", value, value, True, True)
+            self._service_queries[service] = query
+        return query
 
     def _term_filter(self, field: str, value: str) -> Any:
         """TermQuery(field, value), kept for reuse (Lucene queries are immutable; 4,096 of them take a few MB)."""
