@@ -42,8 +42,8 @@ ID_ORDER = "id_order"
 CARD_FIELDS = ("product_id", "shop_id", "title", "price", "service", "sold_count")
 """What find_product shows of each hit."""
 
-_TERM_QUERIES_KEPT = 4096
-"""Filter TermQuery objects kept for reuse (services and shop ids); the cache starts over when full."""
+_FILTERS_KEPT = 4096
+"""Filter queries kept for reuse (per service, per shop id); each store starts over when full."""
 
 MAX_CLAUSES = 1024
 """Lucene's maxClauseCount: a query holds one clause per distinct analyzed word, plus one per filter."""
@@ -97,7 +97,7 @@ class ProductIndex:
         self._must, self._filter = occur.MUST, occur.FILTER  # a static field read is a JNI call: read once
         self._term_query = autoclass("org.apache.lucene.search.TermQuery")
         self._term = autoclass("org.apache.lucene.index.Term")
-        self._term_queries: dict[tuple[str, str], Any] = {}
+        self._shop_queries: dict[str, Any] = {}
         # A service filter is written as the one-term range [s, s], which matches exactly what TermQuery(s) matches.
         # Lucene's query cache never caches a TermQuery (cheap to read from postings) but caches a range query used
         # often: each service then becomes a bitset of the whole index (2.5M bits, 300 KB), which a common word's
@@ -200,7 +200,7 @@ class ProductIndex:
         for service in dict.fromkeys(services):
             builder.add(self._service_filter(service), self._filter)
         if shop_id is not None:
-            builder.add(self._term_filter("shop_id", shop_id), self._filter)
+            builder.add(self._shop_filter(shop_id), self._filter)
         if price_min is not None or price_max is not None:
             low = -math.inf if price_min is None else float(price_min)
             high = math.inf if price_max is None else float(price_max)
@@ -212,21 +212,21 @@ class ProductIndex:
         and reusing it saves building it."""
         query = self._service_queries.get(service)
         if query is None:
-            if len(self._service_queries) >= _TERM_QUERIES_KEPT:
+            if len(self._service_queries) >= _FILTERS_KEPT:
                 self._service_queries.clear()
             value = lucene_runtime.java_string(service)
             query = self._term_range.newStringRange("service", value, value, True, True)
             self._service_queries[service] = query
         return query
 
-    def _term_filter(self, field: str, value: str) -> Any:
-        """TermQuery(field, value), kept for reuse (Lucene queries are immutable; 4,096 of them take a few MB)."""
-        key = (field, value)
-        query = self._term_queries.get(key)
+    def _shop_filter(self, shop_id: str) -> Any:
+        """TermQuery on shop_id, kept for reuse (Lucene queries are immutable; 4,096 of them take a few MB)."""
+        query = self._shop_queries.get(shop_id)
         if query is None:
-            if len(self._term_queries) >= _TERM_QUERIES_KEPT:
-                self._term_queries.clear()
-            query = self._term_queries[key] = self._term_query(self._term(field, lucene_runtime.java_string(value)))
+            if len(self._shop_queries) >= _FILTERS_KEPT:
+                self._shop_queries.clear()
+            query = self._term_query(self._term("shop_id", lucene_runtime.java_string(shop_id)))
+            self._shop_queries[shop_id] = query
         return query
 
     def get(self, product_ids: Iterable[str]) -> dict[str, Product]:
