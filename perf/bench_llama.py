@@ -8,9 +8,10 @@ product cards shaped like the sandbox's (about 700 tokens of JSON, ~450 once the
 renders it as a table). Decoding is grammar-constrained, as in a run.
 
 Each line shows llama.cpp's prompt-evaluation and decoding rates (tokens per second, from its perf counters) and the
-threads the backend chose for the machine's load. Several model specs run one after the other in one process, for a
-before/after pair under the same load: e.g. `llama-cpp:smollm2?shipped` (the Q4_1 file as shipped) against
-`llama-cpp:smollm2` (its Q8_0 copy, the default).
+threads the backend chose for the machine's load, and the CPU seconds the step used (with one thread, about what the
+step takes on an idle core: a figure that survives a loaded machine better than wall time). Several model specs
+run one after the other in one process, for a before/after pair under the same load: e.g.
+`llama-cpp:smollm2?shipped` (the Q4_1 file as shipped) against `llama-cpp:smollm2` (its Q8_0 copy, the default).
 
     python perf/bench_llama.py [TARGET_PROMPT_TOKENS] [SPEC ...]
 """
@@ -69,23 +70,23 @@ async def episode(spec: str, target: int) -> str:
     print(f"{spec} ({identity['file']}), n_ctx 8192, max_tokens {config.max_tokens}; {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f} at start")
     print("step  prompt tokens  evaluated  reused  generated  seconds  (prompt eval, decode, other)  "
-          "prompt tok/s  decode tok/s  threads  load")
+          "prompt tok/s  decode tok/s  CPU s  threads  load")
     rows = []
     step = 0
     while True:
         step += 1
-        began = time.perf_counter()
+        began, cpu_began = time.perf_counter(), time.process_time()
         output = await model.generate(messages, tools, config)
-        seconds = time.perf_counter() - began
+        seconds, cpu_seconds = time.perf_counter() - began, time.process_time() - cpu_began
         stats = model.last_stats  # type: ignore[attr-defined]
         prompt_s, decode_s = stats["prompt_ms"] / 1000, stats["decode_ms"] / 1000
         prompt_rate = stats["evaluated"] / prompt_s if prompt_s else 0.0
         decode_rate = stats["generated"] / decode_s if decode_s else 0.0
-        rows.append((stats["prompt_tokens"], stats["evaluated"], seconds, prompt_rate, decode_rate))
+        rows.append((stats["prompt_tokens"], stats["evaluated"], seconds, prompt_rate, decode_rate, cpu_seconds))
         print(f"{step:4d}  {stats['prompt_tokens']:13d}  {stats['evaluated']:9d}  {stats['reused']:6d}  "
               f"{stats['generated']:9d}  {seconds:7.2f}  ({prompt_s:5.2f}, {decode_s:4.2f}, "
               f"{seconds - prompt_s - decode_s:4.2f})  {prompt_rate:12.0f}  {decode_rate:12.1f}  "
-              f"{stats['threads']:7d}  {os.getloadavg()[0]:.1f}", flush=True)
+              f"{cpu_seconds:5.2f}  {stats['threads']:7d}  {os.getloadavg()[0]:.1f}", flush=True)
         if stats["prompt_tokens"] >= target:
             break
         call = output.tool_calls[0] if output.tool_calls else None
@@ -98,7 +99,8 @@ async def episode(spec: str, target: int) -> str:
     late = [r for r in rows if r[0] >= target * 0.8]
     print(f"total {time.perf_counter() - started:.1f} s including the model load")
     summary = (f"{spec}: steps with a prompt of ≥ {int(target * 0.8)} tokens: median "
-               f"{statistics.median(r[2] for r in late):.2f} s per step (target ≤ 3 s), median "
+               f"{statistics.median(r[2] for r in late):.2f} s per step (target ≤ 3 s; CPU "
+               f"{statistics.median(r[5] for r in late):.2f} s), median "
                f"{statistics.median(r[1] for r in late):.0f} prompt tokens evaluated per step of a median "
                f"{statistics.median(r[0] for r in late):.0f}, prompt eval {statistics.median(r[3] for r in late):.0f} "
                f"tok/s, decode {statistics.median(r[4] for r in late):.1f} tok/s; first step {rows[0][2]:.2f} s "
