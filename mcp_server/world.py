@@ -53,16 +53,34 @@ class WorldInfo(BaseModel):
 
 
 class World:
-    """An opened world folder; indexes are built or opened on first use."""
+    """An opened world folder; indexes are built or opened on first use.
+
+    `World.open` gives every caller in a process the same World for an unchanged folder, so a process that runs many
+    runs, servers or environments on one world (Inspect, a notebook, the Gym vector env, the tests) opens its Lucene
+    indexes and parses its task sets once. A folder rewritten since (a new world.json, catalog or task file) opens
+    afresh."""
+
+    _opened: dict[tuple[Path, tuple[int, ...]], World] = {}
 
     def __init__(self, root: Path, info: WorldInfo) -> None:
         self.root, self.info = root, info
         self._products: ProductIndex | None = None
         self._knowledge: KnowledgeIndex | None = None
+        self._task_sets: dict[tuple[str, tuple[int, ...]], list[ShoppingTask]] = {}
 
     @classmethod
     def open(cls, root: Path) -> World:
         root = Path(root).expanduser()
+        try:
+            key = (root.resolve(), _stamp(root / WORLD_JSON, root / CATALOG))
+        except FileNotFoundError:
+            return cls._read(root)  # says what is missing
+        if key not in cls._opened:
+            cls._opened[key] = cls._read(root)
+        return cls._opened[key]
+
+    @classmethod
+    def _read(cls, root: Path) -> World:
         path = root / WORLD_JSON
         if not path.is_file():
             raise FileNotFoundError(
@@ -103,7 +121,10 @@ class World:
         folder = self.root / "tasks" / task_set
         if not folder.is_dir():
             raise KeyError(f"no task set {task_set!r} in world {self.info.name}; known: {', '.join(self.task_sets())}")
-        return load_task_set(folder, task_set)
+        key = (task_set, _stamp(*sorted(folder.iterdir())))
+        if key not in self._task_sets:
+            self._task_sets[key] = load_task_set(folder, task_set)
+        return list(self._task_sets[key])
 
     @property
     def is_official_corpus(self) -> bool:
@@ -142,6 +163,15 @@ class WorldTools:
 
     def get(self, ids: list[str]) -> dict[str, Product]:
         return self.products.get(ids)
+
+
+def _stamp(*paths: Path) -> tuple[int, ...]:
+    """What changes when any of these files is rewritten: inode, size and modification time of each."""
+    stamp: list[int] = []
+    for path in paths:
+        status = path.stat()
+        stamp += [status.st_ino, status.st_size, status.st_mtime_ns]
+    return tuple(stamp)
 
 
 def generate_world(out: Path, *, products: int, seed: int, tasks_per_intent: int = DEFAULT_TASKS_PER_INTENT,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from benchmarks.shoppingbench.voucher import within_budget
 from benchmarks.shoppingbench.worldgen.catalog import GENERATOR_VERSION
 from benchmarks.shoppingbench.worldgen.heuristic import check_task, read_instruction
 from benchmarks.shoppingbench.worldgen.phrasing import stated_exactly
-from mcp_server.world import World, WorldTools, generate_world, generator_fingerprint, import_world
+from mcp_server.world import GENERATED_SET, World, WorldTools, generate_world, generator_fingerprint, import_world
 from mcp_server.world import default_world as open_default_world
 
 
@@ -149,3 +150,23 @@ def test_world_command_generates_imports_and_summarises(small_documents, tmp_pat
     assert result.exit_code == 1 and "bad.jsonl:1" in result.output
     result = runner.invoke(app, ["world", "info", str(tmp_path / "nothing")])
     assert result.exit_code == 1 and "not a shopbench world" in result.output
+
+
+def test_open_shares_one_world_per_unchanged_folder(default_world, tmp_path):
+    root = tmp_path / "copy"
+    shutil.copytree(default_world.root / "tasks", root / "tasks")
+    for name in ("world.json", "catalog.jsonl.gz"):
+        shutil.copy2(default_world.root / name, root / name)
+    first = World.open(root)
+    assert World.open(root) is first  # indexes and parsed task sets are shared within the process
+    tasks = first.tasks(GENERATED_SET)
+    assert first.tasks(GENERATED_SET) == tasks and first.tasks(GENERATED_SET) is not tasks  # callers get their own list
+
+    task_file = next((root / "tasks" / GENERATED_SET).glob("*.json*"))
+    lines = task_file.read_text(encoding="utf-8").splitlines(keepends=True)
+    task_file.write_text("".join(lines[1:]), encoding="utf-8")  # one task fewer: the set is read again
+    assert len(first.tasks(GENERATED_SET)) == len(tasks) - 1
+
+    (root / "world.json").write_text((root / "world.json").read_text(encoding="utf-8").replace(
+        default_world.info.name, "renamed"), encoding="utf-8")
+    assert World.open(root) is not first and World.open(root).info.name == "renamed"

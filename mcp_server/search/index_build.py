@@ -15,6 +15,7 @@ import io
 import os
 import queue
 import shutil
+import socket
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -29,6 +30,8 @@ HASH_LENGTH = 16
 _BATCH_LINES = 512
 _RAM_BUFFER_MB = 256.0
 _TMP_MARK = ".building-"
+_HOST = socket.gethostname().replace("-", "_") or "host"
+"""Names this machine in a build's temporary folder ("-" separates the name's parts)."""
 
 
 class LineIndexer(Protocol):
@@ -69,7 +72,7 @@ def open_or_build(
         shutil.rmtree(final)
     index_root.mkdir(parents=True, exist_ok=True)
     _remove_abandoned_builds(index_root, key)
-    tmp = index_root / f".{key}{_TMP_MARK}{os.getpid()}-{threading.get_ident()}"
+    tmp = index_root / f".{key}{_TMP_MARK}{_HOST}-{os.getpid()}-{threading.get_ident()}"
     shutil.rmtree(tmp, ignore_errors=True)
     try:
         build(tmp)
@@ -84,9 +87,10 @@ def open_or_build(
 
 
 def _remove_abandoned_builds(index_root: Path, key: str) -> None:
-    """Delete temporary folders of builds whose process is gone (killed mid-build)."""
-    for leftover in index_root.glob(f".{key}{_TMP_MARK}*"):
-        pid = leftover.name.split(_TMP_MARK, 1)[1].split("-", 1)[0]
+    """Delete temporary folders of this machine's builds whose process is gone (killed mid-build). A build named by
+    another host is left alone: on a shared filesystem its pid means nothing here, and it may still be running."""
+    for leftover in index_root.glob(f".{key}{_TMP_MARK}{_HOST}-*"):
+        pid = leftover.name.split(f"{_TMP_MARK}{_HOST}-", 1)[1].split("-", 1)[0]
         if pid.isdigit() and not _process_alive(int(pid)):
             shutil.rmtree(leftover, ignore_errors=True)
 
