@@ -229,9 +229,9 @@ def test_index_is_built_once_and_reused(widget_catalog: Path, widgets: ProductIn
 def test_leftovers_of_a_killed_build_are_never_used(tmp_path: Path) -> None:
     catalog = tmp_path / "catalog.jsonl"
     write_jsonl(catalog, [CorpusRecord.of(p) for p in WIDGETS[:12]])
-    from mcp_server.search.index_build import content_hash
+    from mcp_server.search.index_build import _HOST, content_hash
 
-    leftover = tmp_path / "index" / f".{content_hash(catalog)}.building-999999999-1"
+    leftover = tmp_path / "index" / f".{content_hash(catalog)}.building-{_HOST}-999999999-1"
     leftover.mkdir(parents=True)
     (leftover / "write.lock").write_text("")
     index = ProductIndex.open_or_build(catalog, tmp_path / "index", progress=False)
