@@ -123,8 +123,8 @@ def import_(
 def index(root: Path = typer.Argument(..., help="World folder.")) -> None:
     """Build the world's Lucene indexes now if they are missing (product catalog, knowledge corpus).
 
-    Every `run`, `serve` or `play` builds them on first use; do it once before starting many processes on one world
-    (e.g. the shards of a Slurm array), so that no job waits for, or repeats, the build."""
+    Otherwise the first `run`, `serve` or `play` builds them: do this before starting many jobs on one world.
+    """
     import time
 
     from mcp_server.world import World
