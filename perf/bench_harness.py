@@ -35,10 +35,10 @@ os.environ.setdefault("SHOPBENCH_HOME", str(Path(__file__).resolve().parent.pare
 
 from mcp.client.session import ClientSession  # noqa: E402
 
-from evaluators.agent.shoppingbench_run import ShoppingRunConfig, run_shoppingbench  # noqa: E402
 from evaluators.models import ModelAPI, ModelOutput, register_backend  # noqa: E402
 from evaluators.models._baselines import OracleBaseline  # noqa: E402
 from evaluators.runs.cache import CachedModel  # noqa: E402
+from evaluators.runs.run import RunConfig, run_benchmark
 from mcp_server.episode_client import EpisodeClient  # noqa: E402
 from mcp_server.episodes import Episode  # noqa: E402
 
@@ -110,12 +110,12 @@ async def measure(tasks_per_intent: int, concurrency: int, work: Path) -> tuple[
     SPENT.clear()
     FIRST_MODEL_CALL.clear()
     LAST_MODEL_CALL.clear()
-    config = ShoppingRunConfig(model="fixed-latency-oracle", limit=tasks_per_intent, concurrency=concurrency,
-                               out=work / f"run-{tasks_per_intent}-{concurrency}",
-                               cache_path=work / f"cache-{tasks_per_intent}-{concurrency}.sqlite")
+    config = RunConfig(benchmark="shoppingbench", model="fixed-latency-oracle", limit=tasks_per_intent,
+                       concurrency=concurrency, out=work / f"run-{tasks_per_intent}-{concurrency}",
+                       cache_path=work / f"cache-{tasks_per_intent}-{concurrency}.sqlite")
     began = time.perf_counter()
     SPENT["run start"] = began
-    result = await run_shoppingbench(config)
+    result = await run_benchmark(config)
     wall = time.perf_counter() - began
     return wall, FixedLatencyOracle.model_time, result.summary.completed
 

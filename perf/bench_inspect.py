@@ -36,8 +36,8 @@ def main() -> None:
     from inspect_ai import eval as inspect_eval
     from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, ModelOutput, ModelUsage, get_model
 
-    from evaluators.agent.shoppingbench_run import ShoppingRunConfig, run_shoppingbench
     from evaluators.gym.rewards import oracle_reference
+    from evaluators.runs.run import RunConfig, run_benchmark
     from mcp_server.world import default_world
 
     parser = argparse.ArgumentParser()
@@ -58,9 +58,8 @@ def main() -> None:
         return output
 
     start = time.perf_counter()
-    asyncio.run(run_shoppingbench(ShoppingRunConfig(model="oracle", world=world.root, limit=args.tasks,
-                                                    concurrency=args.concurrency, out=out / "shopbench",
-                                                    cache=False)))
+    asyncio.run(run_benchmark(RunConfig(benchmark="shoppingbench", model="oracle", world=world.root, limit=args.tasks,
+                                        concurrency=args.concurrency, out=out / "shopbench", cache=False)))
     shopbench_wall = time.perf_counter() - start
     samples = len(list((out / "shopbench" / "episodes").glob("*.jsonl")))
 

@@ -6,7 +6,7 @@ the raw instruction alone puts the gold on page 1 of find_product.
 Prints, per intent: the oracle's ASR (must be 1.0 everywhere), the heuristic's success on the checked tasks (every
 generated task is checked, so it must be 1.0), the naive baseline's ASR (target ≤ 0.15 overall), and the share of
 tasks whose raw instruction finds a gold product on page 1 (target ≤ 35%; 100% with the v1 generator). Each model
-is played with `run_shoppingbench` (the code behind `shopbench run shoppingbench`) and scored with `score_run` (behind
+is played with `run_benchmark` (the code behind `shopbench run shoppingbench`) and scored with `score_run` (behind
 `shopbench score`), so the figures are what users get. The machine load is printed with them.
 """
 
@@ -32,12 +32,12 @@ TARGETS = {"oracle": "1.0 on every intent", "heuristic": "1.0 (all checked tasks
 
 def run_and_score(model: str, world: World, out: Path, limit: int | None, concurrency: int) -> dict[str, float]:
     """ASR per intent and overall, from a real run scored by the real scorer."""
-    from evaluators.agent.shoppingbench_run import ShoppingRunConfig, run_shoppingbench
+    from evaluators.runs.run import RunConfig, run_benchmark
     from evaluators.scoring import score_run
 
-    config = ShoppingRunConfig(model=model, world=world.root, out=out / model, limit=limit, concurrency=concurrency,
-                               cache=False)
-    asyncio.run(run_shoppingbench(config))
+    config = RunConfig(benchmark="shoppingbench", model=model, world=world.root, out=out / model, limit=limit,
+                       concurrency=concurrency, cache=False)
+    asyncio.run(run_benchmark(config))
     rows = score_run(out / model).metric_rows()
     return {row.group: row.value for row in rows if row.metric == "ASR" and row.value is not None}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from evaluators.agent.shoppingbench_run import ShoppingRunConfig, run_shoppingbench
+from evaluators.runs.run import RunConfig, run_benchmark
 from evaluators.scoring import score_run
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 from tests._fake_llm import FakeLLMServer, shopping_policy
@@ -16,8 +16,8 @@ def _trajectories(run_dir):
 
 
 async def test_oracle_reaches_full_success_on_every_intent(default_world, tmp_path):
-    result = await run_shoppingbench(ShoppingRunConfig(model="oracle", world=default_world.root, limit=10,
-                                                       out=tmp_path, concurrency=4))
+    result = await run_benchmark(RunConfig(benchmark="shoppingbench", model="oracle", world=default_world.root,
+                                           limit=10, out=tmp_path, concurrency=4))
     assert result.summary.completed == 40 and not result.summary.failed
     manifest = read_manifest(tmp_path)
     assert manifest.agent.name == "oracle (uses gold answers)" and manifest.agent.kind == "baseline"
@@ -31,8 +31,8 @@ async def test_oracle_reaches_full_success_on_every_intent(default_world, tmp_pa
 
 
 async def test_oracle_through_the_paper_protocol_parses_and_succeeds(default_world, tmp_path):
-    await run_shoppingbench(ShoppingRunConfig(model="oracle", world=default_world.root, limit=1, out=tmp_path,
-                                              protocol="paper"))
+    await run_benchmark(RunConfig(benchmark="shoppingbench", model="oracle", world=default_world.root, limit=1,
+                                  out=tmp_path, protocol="paper"))
     scored = score_run(tmp_path).to_json()
     assert all(summary["asr"]["value"] == 1.0 for summary in scored["intents"])
     assert read_manifest(tmp_path).parameters["protocol"] == "paper"
@@ -40,8 +40,8 @@ async def test_oracle_through_the_paper_protocol_parses_and_succeeds(default_wor
 
 
 async def test_random_baseline_stays_near_zero(default_world, tmp_path):
-    await run_shoppingbench(ShoppingRunConfig(model="random", world=default_world.root, limit=10, out=tmp_path,
-                                              concurrency=4))
+    await run_benchmark(RunConfig(benchmark="shoppingbench", model="random", world=default_world.root, limit=10,
+                                  out=tmp_path, concurrency=4))
     trajectories = _trajectories(tmp_path)
     assert len(trajectories) == 40 and all(t.finished for t in trajectories.values())
     assert any(t.end.recommended for t in trajectories.values())
@@ -53,12 +53,12 @@ async def test_openai_compatible_model_plays_through_the_sandbox_and_a_rerun_is_
     cache = tmp_path / "cache.sqlite"
     with FakeLLMServer("openai", shopping_policy) as fake:
         spec = f"openai-compatible:{fake.base_url}#fake-gpt-4.1"
-        config = ShoppingRunConfig(model=spec, world=default_world.root, intents=("product",), limit=2,
-                                   out=tmp_path / "first", cache_path=cache)
-        await run_shoppingbench(config)
+        config = RunConfig(benchmark="shoppingbench", model=spec, world=default_world.root, intents=("product",),
+                           limit=2, out=tmp_path / "first", cache_path=cache)
+        await run_benchmark(config)
         calls_first = len(fake.requests)
         config.out = tmp_path / "second"
-        second = await run_shoppingbench(config)
+        second = await run_benchmark(config)
     assert calls_first == 6 and len(fake.requests) == calls_first  # the rerun made no HTTP call
     assert read_manifest(second.run_dir).notes["cache_hits"] == 6
     first = _trajectories(tmp_path / "first")
@@ -86,8 +86,8 @@ async def test_anthropic_model_plays_through_the_sandbox(default_world, tmp_path
     with FakeLLMServer("anthropic", shopping_policy) as fake:
         monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
         monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.base_url)
-        await run_shoppingbench(ShoppingRunConfig(model="anthropic:claude-test", world=default_world.root,
-                                                  intents=("shop",), limit=1, out=tmp_path, cache=False))
+        await run_benchmark(RunConfig(benchmark="shoppingbench", model="anthropic:claude-test",
+                                      world=default_world.root, intents=("shop",), limit=1, out=tmp_path, cache=False))
     (trajectory,) = _trajectories(tmp_path).values()
     assert [s.tool for s in trajectory.steps] == ["find_product", "recommend_product", "terminate"]
     tool_result = fake.requests[1]["messages"][2]["content"][0]
@@ -105,9 +105,9 @@ def _misbehaving_policy(body):
 
 async def test_malformed_turns_are_observations_and_count_as_steps(default_world, tmp_path):
     with FakeLLMServer("openai", _misbehaving_policy) as fake:
-        await run_shoppingbench(ShoppingRunConfig(model=f"openai-compatible:{fake.base_url}#m",
-                                                  world=default_world.root, intents=("product",), limit=1,
-                                                  out=tmp_path, max_steps=4, cache=False))
+        await run_benchmark(RunConfig(benchmark="shoppingbench", model=f"openai-compatible:{fake.base_url}#m",
+                                      world=default_world.root, intents=("product",), limit=1, out=tmp_path,
+                                      max_steps=4, cache=False))
     (trajectory,) = _trajectories(tmp_path).values()
     assert [s.tool for s in trajectory.steps] == ["", "buy_now", "find_product", "find_product"]
     assert [s.is_error for s in trajectory.steps] == [True, True, False, False]

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 from benchmarks.shoppingbench.worldgen.heuristic import check_task
-from evaluators.agent.shoppingbench_run import ShoppingRunConfig, run_shoppingbench
 from evaluators.models import EpisodeContext, bind_episode, get_model
 from evaluators.models._baselines import ScriptedBaseline
 from evaluators.models.base import ChatMessage, ToolCall
+from evaluators.runs.run import RunConfig, run_benchmark
 from evaluators.scoring import score_run
 from mcp_server.trajectory import iter_episode_files, read_trajectory
 from mcp_server.world import WorldTools
@@ -17,8 +17,8 @@ from mcp_server.world import WorldTools
 
 async def test_heuristic_solves_every_task_it_plays_and_naive_rarely_does(default_world, tmp_path):
     for model in ("heuristic", "naive"):
-        await run_shoppingbench(ShoppingRunConfig(model=model, world=default_world.root, limit=8,
-                                                  out=tmp_path / model, concurrency=4, cache=False))
+        await run_benchmark(RunConfig(benchmark="shoppingbench", model=model, world=default_world.root, limit=8,
+                                      out=tmp_path / model, concurrency=4, cache=False))
     heuristic = score_run(tmp_path / "heuristic").to_json()
     assert {s["intent"]: s["asr"]["value"] for s in heuristic["intents"]} == dict.fromkeys(
         ("product", "shop", "voucher", "web"), 1.0)
@@ -31,8 +31,8 @@ async def test_heuristic_solves_every_task_it_plays_and_naive_rarely_does(defaul
 
 
 async def test_heuristic_through_the_paper_protocol(default_world, tmp_path):
-    await run_shoppingbench(ShoppingRunConfig(model="heuristic", world=default_world.root, limit=2, out=tmp_path,
-                                              protocol="paper", cache=False))
+    await run_benchmark(RunConfig(benchmark="shoppingbench", model="heuristic", world=default_world.root, limit=2,
+                                  out=tmp_path, protocol="paper", cache=False))
     scored = score_run(tmp_path).to_json()
     assert all(summary["asr"]["value"] == 1.0 for summary in scored["intents"])
 

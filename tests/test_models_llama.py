@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-from evaluators.agent.shoppingbench_run import ShoppingRunConfig, run_shoppingbench
 from evaluators.models import ChatMessage, ToolSpec, get_model
 from evaluators.models._llama_cpp import (
     ARGUMENT_MAX_CHARS,
@@ -14,6 +13,7 @@ from evaluators.models._llama_cpp import (
     render_messages,
     tool_call_schema,
 )
+from evaluators.runs.run import RunConfig, run_benchmark
 from mcp_server.tools import SHOPPING_TOOLS
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 
@@ -109,9 +109,9 @@ def test_unknown_flags_are_named():
 
 
 async def test_smollm2_plays_episodes_end_to_end_with_valid_calls(default_world, tmp_path):
-    result = await run_shoppingbench(ShoppingRunConfig(
-        model="llama-cpp:smollm2", world=default_world.root, intents=("product",), limit=2, max_steps=3,
-        max_tokens=200, n_ctx=4096, out=tmp_path, cache=False))
+    result = await run_benchmark(RunConfig(benchmark="shoppingbench", model="llama-cpp:smollm2",
+                                           world=default_world.root, intents=("product",), limit=2, max_steps=3,
+                                           max_tokens=200, n_ctx=4096, out=tmp_path, cache=False))
     assert result.summary.completed == 2 and not result.summary.failed
     manifest = read_manifest(tmp_path)
     assert manifest.agent.kind == "model" and manifest.agent.details["sha256"]

@@ -9,8 +9,8 @@ import subprocess
 import sys
 import time
 
-from evaluators.agent.shoppingbench_run import ShoppingRunConfig, run_shoppingbench
 from evaluators.runs.orchestrate import PARTIAL_DIR, episode_state
+from evaluators.runs.run import RunConfig, run_benchmark
 from evaluators.scoring import score_run
 from mcp_server.http_launch import free_port, wait_until_listening
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
@@ -70,8 +70,8 @@ async def test_run_against_a_running_http_server_records_locally(default_world, 
     try:
         wait_until_listening(server, port, timeout_s=120)
         out = tmp_path / "local"
-        result = await run_shoppingbench(ShoppingRunConfig(model="oracle", world=default_world.root, limit=1,
-                                                           out=out, server_url=f"http://127.0.0.1:{port}/mcp"))
+        result = await run_benchmark(RunConfig(benchmark="shoppingbench", model="oracle", world=default_world.root,
+                                               limit=1, out=out, server_url=f"http://127.0.0.1:{port}/mcp"))
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)

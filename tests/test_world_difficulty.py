@@ -6,7 +6,7 @@ the harness). perf/report_world_difficulty.py prints the same figures per intent
 from __future__ import annotations
 
 from benchmarks.shoppingbench.worldgen.heuristic import records_in
-from evaluators.agent.shoppingbench_run import ShoppingRunConfig, run_shoppingbench
+from evaluators.runs.run import RunConfig, run_benchmark
 from evaluators.scoring import score_run
 from mcp_server.world import WorldTools
 
@@ -26,8 +26,8 @@ def test_the_raw_instruction_rarely_finds_the_gold_on_page_one(default_world):
 
 
 async def test_naive_search_rarely_succeeds(default_world, tmp_path):
-    await run_shoppingbench(ShoppingRunConfig(model="naive", world=default_world.root, out=tmp_path, concurrency=4,
-                                              cache=False))
+    await run_benchmark(RunConfig(benchmark="shoppingbench", model="naive", world=default_world.root, out=tmp_path,
+                                  concurrency=4, cache=False))
     scored = score_run(tmp_path).to_json()
     assert sum(s["episodes"] for s in scored["intents"]) == 400
     assert scored["overall_asr"]["value"] <= NAIVE_AT_MOST

@@ -56,17 +56,17 @@ def run_model_demo(runs_dir: Path, *, model: str = DEMO_MODEL, world: Path | Non
 
     from rich.console import Console
 
-    from evaluators.agent.shoppingbench_run import ShoppingRunConfig, run_shoppingbench
     from evaluators.runs.progress import RichProgress
+    from evaluators.runs.run import RunConfig, run_benchmark
     from evaluators.scoring import ScoreOptions
     from evaluators.scoring.shoppingbench_run import ShoppingBenchScorer
     from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 
     console = Console()
     console.rule(f"[bold]shopbench demo: {model} plays {per_intent} task(s) per intent, at most {max_steps} steps")
-    config = ShoppingRunConfig(model=model, world=world, limit=per_intent, max_steps=max_steps,
-                               max_tokens=DEMO_MAX_TOKENS, n_ctx=4096, out=runs_dir)
-    result = asyncio.run(run_shoppingbench(config, RichProgress("episodes", console)))
+    config = RunConfig(benchmark="shoppingbench", model=model, world=world, limit=per_intent, max_steps=max_steps,
+                       max_tokens=DEMO_MAX_TOKENS, n_ctx=4096, out=runs_dir)
+    result = asyncio.run(run_benchmark(config, RichProgress("episodes", console)))
     console.print(f"[bold]Episodes[/bold] ({runs_dir})")
     for path in iter_episode_files(runs_dir):
         console.print(episode_summary(read_trajectory(path)))
