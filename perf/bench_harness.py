@@ -129,7 +129,7 @@ def main() -> None:
     FixedLatencyOracle.latency_s = args.latency
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        asyncio.run(measure(1, 1, work))  # warm-up: JVM, indexes, embedder-free imports
+        asyncio.run(measure(1, 1, work / "warm-up"))  # warm-up: JVM, indexes, embedder-free imports
         for concurrency in dict.fromkeys((1, args.concurrency)):
             wall, model, episodes = asyncio.run(measure(args.tasks_per_intent, concurrency, work))
             model_path = model / concurrency  # model time on each worker's critical path
