@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import fcntl
 import json
-import os
 import threading
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -22,6 +20,8 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter
+
+from benchmarks.jsonl import write_text_atomic
 
 SCHEMA_VERSION = 1
 MANIFEST_FILE = "manifest.json"
@@ -235,11 +235,7 @@ def manifest_lock(run_dir: Path) -> Iterator[None]:
 
 def write_manifest(run_dir: Path, manifest: RunManifest) -> None:
     """Replace the manifest atomically (a private temporary file per writer, then rename)."""
-    run_dir = Path(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    tmp = run_dir / f"{MANIFEST_FILE}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
-    tmp.write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
-    tmp.replace(run_dir / MANIFEST_FILE)
+    write_text_atomic(Path(run_dir) / MANIFEST_FILE, manifest.model_dump_json(indent=2))
 
 
 def json_schema() -> dict[str, Any]:
