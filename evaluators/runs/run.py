@@ -25,10 +25,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import os
 import re
 import signal
-import tempfile
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -37,6 +35,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from benchmarks.jsonl import write_text_atomic
 from benchmarks.registry import BenchmarkSpec, get_benchmark
 from evaluators.runs.manifest import git_revision, new_run_id, open_run, package_versions, prompt_hashes, update_notes
 from evaluators.runs.orchestrate import ProgressSink, RunDirError, RunSummary, WorkUnit, episode_state, run_episodes
@@ -526,10 +525,7 @@ async def copy_remote_episode(session: Any, remote_id: str, target: Path, server
     text = "".join(getattr(content, "text", "") or "" for content in result.contents)
     if not text.strip():
         raise RuntimeError(f"the server at {server_url} returned an empty {uri}")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=target.parent, suffix=".tmp", delete=False) as tmp:
-        tmp.write(text if text.endswith("\n") else text + "\n")
-    os.replace(tmp.name, target)
+    write_text_atomic(target, text if text.endswith("\n") else text + "\n")
 
 
 def _file_log(path: Path) -> tuple[logging.Handler, int]:
