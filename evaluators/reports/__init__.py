@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.jsonl import write_text_atomic
 from evaluators.reports.compare import Comparison, compare, compared_metrics
 from evaluators.reports.plots import humans_vs_models, paired_differences, rate_panels
 from evaluators.reports.tables import (
@@ -103,23 +104,17 @@ def write_report(runs: list[ScoredRun], out_dir: Path, *, sizes: dict[tuple[str,
     markdown += [table.markdown() for table in tables]
     markdown += [f"![{plot.stem}]({plot.name})\n" for plot in plots]
     markdown_path = out_dir / "report.md"
-    _write(markdown_path, "\n".join(markdown))
+    write_text_atomic(markdown_path, "\n".join(markdown))
 
     body = ["<h1>shopbench report</h1>", *(f"<p>{html.escape(n)}</p>" for n in notes)]
     body += [table.html() for table in tables]
     body += [f"<h3>{html.escape(plot.stem)}</h3><img src='{html.escape(plot.name)}' alt='{html.escape(plot.stem)}'>"
              for plot in plots]
     html_path = out_dir / "report.html"
-    _write(html_path,
-           f"<!doctype html><html><head><meta charset='utf-8'><title>shopbench report</title><style>{_STYLE}</style>"
-           f"</head><body>{''.join(body)}</body></html>\n")
+    write_text_atomic(html_path,
+                      f"<!doctype html><html><head><meta charset='utf-8'><title>shopbench report</title>"
+                      f"<style>{_STYLE}</style></head><body>{''.join(body)}</body></html>\n")
     return ReportFiles(markdown_path, html_path, plots)
-
-
-def _write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
 
 
 def _notes(runs: list[ScoredRun]) -> list[str]:
