@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from evaluators.reports.compare import Comparison, outcomes, per_task
+from evaluators.reports.compare import Comparison
 from evaluators.reports.tables import KIND_ORDER, KIND_PLURAL, ScoredRun, _wilson_by_group, kind_order
 from evaluators.stats import Interval, bootstrap_ci, wilson_ci
 
@@ -190,7 +190,7 @@ def rate_figure(runs: list[ScoredRun], metric: str) -> Any:
 
 
 def _shared_tasks(runs: list[ScoredRun], metric: str) -> set[str]:
-    tables = [set(per_task(outcomes(run.result, metric))) for run in runs]
+    tables = [set(run.task_outcomes(metric)) for run in runs]
     return set.intersection(*tables) if tables else set()
 
 
@@ -208,7 +208,7 @@ def humans_vs_models(runs: list[ScoredRun], path: Path) -> Path:
     colours = _colours(runs)
     ordered_groups = [*groups, "average over groups\n(unweighted)"]
     for index, (run, colour) in enumerate(zip(runs, colours, strict=True)):
-        tasks = {t: o for t, o in per_task(outcomes(run.result, metric)).items() if t in shared}
+        tasks = {t: o for t, o in run.task_outcomes(metric).items() if t in shared}
         values: list[float | None] = []
         intervals: list[Interval | None] = []
         group_means: list[float] = []

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from evaluators.reports.audit import AuditResult, audit_run
-from evaluators.reports.compare import AGGREGATION, Comparison, outcomes, per_task
+from evaluators.reports.compare import AGGREGATION, Comparison, TaskOutcome, outcomes, per_task
 from evaluators.scoring import MetricRow, ScoreResult
 from evaluators.scoring.failure import CATEGORIES
 from evaluators.scoring.trajectory_stats import trajectory_stats
@@ -65,6 +65,16 @@ class ScoredRun:
     label: str = ""
     coverage: Coverage | None = None
     """Filled by `assess_coverage` (relative to the other runs of the report and the task set)."""
+    _task_outcomes: dict[str, dict[str, TaskOutcome]] = field(default_factory=dict, init=False, repr=False,
+                                                              compare=False)
+    _wilson: dict[str, dict[str, Interval]] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def task_outcomes(self, metric: str) -> dict[str, TaskOutcome]:
+        """`per_task(outcomes(result, metric))`, worked out once per metric: the tables and plots of a report all
+        read it. Raises ValueError, as `outcomes` does, for a metric without per-task outcomes."""
+        if metric not in self._task_outcomes:
+            self._task_outcomes[metric] = per_task(outcomes(self.result, metric))
+        return self._task_outcomes[metric]
 
     @property
     def kind(self) -> str:
@@ -238,9 +248,16 @@ OVERALL_TEXT = {
 
 
 def _wilson_by_group(run: ScoredRun, metric: str) -> dict[str, Interval]:
-    """Wilson intervals for the groups whose outcomes are one binary success per task (and pooled, "overall")."""
+    """Wilson intervals for the groups whose outcomes are one binary success per task (and pooled, "overall");
+    worked out once per run and metric."""
+    if metric not in run._wilson:
+        run._wilson[metric] = _wilson_intervals(run, metric)
+    return run._wilson[metric]
+
+
+def _wilson_intervals(run: ScoredRun, metric: str) -> dict[str, Interval]:
     try:
-        tasks = per_task(outcomes(run.result, metric))
+        tasks = run.task_outcomes(metric)
     except ValueError:
         return {}
     by_group: dict[str, list[float]] = defaultdict(list)
@@ -297,7 +314,7 @@ def metric_tables(runs: list[ScoredRun]) -> list[ReportTable]:
 def _counts_by_group(run: ScoredRun, metric: str) -> dict[str, int]:
     """Tasks with a value per group (and overall): the n a row's number rests on."""
     try:
-        tasks = per_task(outcomes(run.result, metric))
+        tasks = run.task_outcomes(metric)
     except ValueError:
         return {}
     counts: dict[str, int] = defaultdict(int)
