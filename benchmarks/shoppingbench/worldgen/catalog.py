@@ -154,10 +154,16 @@ def _product_json(seed: int, index: int) -> str:
     rng = _rng(seed, index, salt=1)
     root = index - index % FAMILY_BLOCK
     if index > root and index % LAZADA_EVERY != 7 and rng.random() < NEAR_DUPLICATE_RATE:
-        family = [root] + [i for i in range(root + 1, index) if _is_variant(seed, i)]
+        family = [root] + [i for i in _block_variants(seed, root) if i < index]
         original = json.loads(_product_json(seed, rng.choice(family)))
         return json.dumps(_near_duplicate(original, rng, index), ensure_ascii=False)
     return json.dumps(_base_product(seed, index), ensure_ascii=False)
+
+
+@lru_cache(maxsize=4)
+def _block_variants(seed: int, root: int) -> tuple[int, ...]:
+    """The near-duplicates of the block starting at `root`, drawn once per block (not once per product)."""
+    return tuple(i for i in range(root + 1, root + FAMILY_BLOCK) if _is_variant(seed, i))
 
 
 def _is_variant(seed: int, index: int) -> bool:
