@@ -28,8 +28,8 @@ import logging
 import re
 import signal
 import threading
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -37,8 +37,17 @@ from typing import Any, Generic, TypeVar
 
 from benchmarks.jsonl import write_text_atomic
 from benchmarks.registry import BenchmarkSpec, get_benchmark
+from evaluators.agent.sessions import http_session, in_process_session
 from evaluators.runs.manifest import git_revision, new_run_id, open_run, package_versions, prompt_hashes, update_notes
-from evaluators.runs.orchestrate import ProgressSink, RunDirError, RunSummary, WorkUnit, episode_state, run_episodes
+from evaluators.runs.orchestrate import (
+    ProgressSink,
+    RunDirError,
+    RunSummary,
+    SessionFactory,
+    WorkUnit,
+    episode_state,
+    run_episodes,
+)
 from evaluators.runs.pricing import PriceTable
 from evaluators.runs.shards import parse_shard
 from mcp_server.suites import TaskListing, TaskSuite, build_suites, check_playable
@@ -367,9 +376,9 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
             from mcp_server.server import build_server
 
             server = build_server(world, suites, run_dir, max_steps=config.max_steps or 30)
-            session = _in_process(server)
+            session: SessionFactory = functools.partial(in_process_session, server)
         else:
-            session = _remote(config.server_url, config.server_token)
+            session = functools.partial(http_session, config.server_url, config.server_token)
 
         async def play(unit: WorkUnit[TaskListing], handle: Any) -> None:
             if config.server_url is None:
@@ -488,28 +497,6 @@ def _units(listings: list[TaskListing], epochs: int) -> list[WorkUnit[TaskListin
         for epoch in range(epochs)
         for listing in listings
     ]
-
-
-def _in_process(server: Any) -> Callable[[], Any]:
-    @asynccontextmanager
-    async def session() -> AsyncIterator[Any]:
-        from evaluators.agent.sessions import in_process_session
-
-        async with in_process_session(server) as client:
-            yield client
-
-    return session
-
-
-def _remote(url: str, token: str | None) -> Callable[[], Any]:
-    @asynccontextmanager
-    async def session() -> AsyncIterator[Any]:
-        from evaluators.agent.sessions import http_session
-
-        async with http_session(url, token) as client:
-            yield client
-
-    return session
 
 
 async def copy_remote_episode(session: Any, remote_id: str, target: Path, server_url: str) -> None:
