@@ -147,9 +147,9 @@ async def build_session_intent(sessions_path: Path, out: Path, settings: ModelSe
     report = SessionIntentBuild(out=out, sessions=len(sessions))
     trees = Journal(out / TREES, key="session_id", resume=resume)
     items = Journal(out / ITEMS, key="id", resume=resume)
-    sessions_with_items = {record["session_id"] for record in items.records.values()}
-    todo = [s for s in sessions if s.session_id not in trees.records or s.session_id not in sessions_with_items
-            or (judge is not None and _unjudged(items, s.session_id))]
+    existing = _by_session(items)
+    todo = [s for s in sessions if s.session_id not in trees.records or s.session_id not in existing
+            or (judge is not None and any(r.get("gold") is None for r in existing[s.session_id]))]
     report.resumed = len(sessions) - len(todo)
     prepared = open_model(settings) if todo else None
     judge_prepared = open_model(judge) if judge is not None and todo else None
@@ -181,7 +181,8 @@ async def build_session_intent(sessions_path: Path, out: Path, settings: ModelSe
                 await model.aclose()
     order = [s.session_id for s in sessions]
     final_trees = [trees.records[sid] for sid in order if sid in trees.records]
-    final_items = [record for sid in order for record in items.records.values() if record["session_id"] == sid]
+    grouped = _by_session(items)
+    final_items = [record for sid in order for record in grouped.get(sid, [])]
     write_jsonl_atomic(out / TREES, final_trees)
     write_jsonl_atomic(out / ITEMS, final_items)
     report.nodes = sum(len(t["nodes"]) for t in final_trees)
@@ -191,8 +192,12 @@ async def build_session_intent(sessions_path: Path, out: Path, settings: ModelSe
     return report
 
 
-def _unjudged(items: Journal, session_id: str) -> bool:
-    return any(r["session_id"] == session_id and r.get("gold") is None for r in items.records.values())
+def _by_session(items: Journal) -> dict[str, list[dict[str, Any]]]:
+    """The journal's item records grouped by session, in journal order (one pass, not one per session)."""
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for record in items.records.values():
+        grouped.setdefault(record["session_id"], []).append(record)
+    return grouped
 
 
 def load_generated_items(path: Path) -> list[GeneratedSessionItem]:
