@@ -545,8 +545,7 @@ def _episode_tool(name: str, description: str, model: type[Arguments]) -> Tool:
 
 async def _episode_call(ctx: ShopbenchContext, name: str, arguments: dict[str, Any]) -> CallToolResult:
     """One step of the calling client's episode, run in the worker pool."""
-    server = ctx.mcp_server
-    assert isinstance(server, ShopbenchServer)
+    server = _server(ctx)
     state = server.state
     client = server.client_state(ctx)
     episode = client.episode
@@ -654,14 +653,18 @@ def _abandon(client: ClientState, message: str) -> None:
 def _listings(state: ServerState, benchmark: str | None) -> list[TaskListing]:
     if benchmark is None:
         return state.listings
-    chosen = [listing for listing in state.listings if listing.benchmark == benchmark]
-    if not chosen and not any(suite.benchmark == benchmark for suite in state.suites):
+    _check_benchmark(state, benchmark)
+    return [listing for listing in state.listings if listing.benchmark == benchmark]
+
+
+def _check_benchmark(state: ServerState, benchmark: str | None) -> None:
+    """An error naming the benchmarks served when `benchmark` is none of them."""
+    if benchmark is not None and not any(suite.benchmark == benchmark for suite in state.suites):
         raise ToolError(f"no benchmark {benchmark!r} here; benchmarks: {', '.join(_benchmarks(state.suites))}")
-    return chosen
 
 
 def _suite_for(state: ServerState, task_id: str, benchmark: str | None, task_set: str | None) -> TaskSuite:
-    _listings(state, benchmark)  # reports an unknown benchmark
+    _check_benchmark(state, benchmark)
     holders = state.holders.get(task_id, set())
     matches = [
         suite
