@@ -37,10 +37,11 @@ from gymnasium import spaces
 from benchmarks.shoppingbench.agent_prompts import MALFORMED_NATIVE, MALFORMED_PAPER
 from benchmarks.shoppingbench.schema import INTENTS, ShoppingTask
 from evaluators.agent.paper_format import parse_paper_turn
+from evaluators.export_sft import tool_schemas
 from evaluators.gym.rewards import Call, oracle_reference, step_reward
 from mcp_server.episodes import DEFAULT_MAX_STEPS, Episode, StepResult
 from mcp_server.shopping_suite import ShoppingSuite
-from mcp_server.tools import SHOPPING_TOOLS, Sandbox
+from mcp_server.tools import Sandbox
 from mcp_server.trajectory import AgentInfo, read_trajectory
 from mcp_server.world import GENERATED_SET, World
 
@@ -74,9 +75,7 @@ class AnyText(spaces.Text):
 
 @functools.cache
 def _tools_json() -> str:
-    return json.dumps([{"name": spec.name, "description": spec.description,
-                        "parameters": spec.arguments.model_json_schema()} for spec in SHOPPING_TOOLS.values()],
-                      ensure_ascii=False)
+    return json.dumps(tool_schemas(), ensure_ascii=False)
 
 
 def tool_list() -> list[dict[str, Any]]:
