@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
@@ -26,6 +25,7 @@ def register(app: typer.Typer) -> None:
         """
         from rich.console import Console
 
+        from benchmarks.jsonl import write_json_atomic
         from evaluators.reports import load_runs
         from evaluators.reports.compare import compare as compare_runs
         from evaluators.scoring import ScoreOptions, UnknownBenchmarkError
@@ -40,8 +40,5 @@ def register(app: typer.Typer) -> None:
         for renderable in comparison.render():
             console.print(renderable)
         if json_out is not None:
-            json_out.parent.mkdir(parents=True, exist_ok=True)
-            tmp = json_out.with_name(json_out.name + ".tmp")
-            tmp.write_text(json.dumps(comparison.to_json(), indent=2), encoding="utf-8")
-            tmp.replace(json_out)
+            write_json_atomic(json_out, comparison.to_json())
             typer.echo(f"comparison: {json_out}")
