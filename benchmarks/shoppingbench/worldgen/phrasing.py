@@ -109,7 +109,6 @@ def pair_clause(key: str, value: str, rng: random.Random, *, natural: bool) -> s
     return rng.choice(_templates(key)).format(v=said)
 
 
-NUM = r"(\d+(?:\.\d+)?)"
 UNITS: tuple[tuple[str, str, str], ...] = (
     # (written unit, spoken unit for 1, spoken unit otherwise)
     ("kg", "kilo", "kilos"), ("mah", "mAh", "mAh"), ("ml", "millilitre", "millilitres"), ("mm", "millimetre",
@@ -130,7 +129,7 @@ def spoken(key: str, value: str) -> str:
         return f"EU size {match.group(1)}"
     if key in ("color_family", "light_color") and value == "grey":
         return "gray"
-    match = re.fullmatch(NUM + r"(pcs|pc|kg|mah|ml|mm|cm|g|l|m|v|w| inch| colors)", value)
+    match = re.fullmatch(NUMBER + r"(pcs|pc|kg|mah|ml|mm|cm|g|l|m|v|w| inch| colors)", value)
     if not match:
         return value
     number, unit = match.groups()
@@ -153,7 +152,7 @@ def written(key: str, value: str) -> str:
             return f"eu:{match.group(1)}"
     if key in ("color_family", "light_color") and value == "gray":
         return "grey"
-    if match := re.fullmatch(NUM + r" ([a-z]+)", value):
+    if match := re.fullmatch(NUMBER + r" ([a-z]+)", value):
         number, said = match.groups()
         for written_unit, one, many in UNITS:
             if said in (one.lower(), many.lower()) and (written_unit not in ("pc", "pcs") or
