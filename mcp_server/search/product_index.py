@@ -269,13 +269,14 @@ def _is_sorted_by_id(index_dir: Path) -> bool:
             reader.close()
 
 
-def _card(product: dict[str, Any]) -> dict[str, Any]:
+def card(product: dict[str, Any]) -> dict[str, Any]:
+    """find_product's card of one product (CARD_FIELDS)."""
     return {name: product[name] for name in CARD_FIELDS}
 
 
 def cards(raws: Iterable[str]) -> list[dict[str, Any]]:
     """find_product's cards of these stored records."""
-    return [_card(json.loads(raw)["product"]) for raw in raws]
+    return [card(json.loads(raw)["product"]) for raw in raws]
 
 
 class _ProductIndexer:
@@ -326,7 +327,7 @@ class _ProductIndexer:
             product_id, contents, shop_id = record["id"], record["contents"], product["shop_id"]
             price, sold_count = float(product["price"]), int(product["sold_count"])
             services = tuple(sorted(set(product["service"])))
-            _card(product)  # find_product shows these fields: a record without them fails here, not at query time
+            card(product)  # find_product shows these fields: a record without them fails here, not at query time
         except json.JSONDecodeError as error:
             raise index_build.BadRecord(f"not valid JSON ({error.msg} at column {error.colno})") from None
         except (KeyError, TypeError, ValueError) as error:

@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from mcp_server.search.product_index import CARD_FIELDS, KEPT_HITS, MAX_PAGE, PAGE_SIZE
+from mcp_server.search.product_index import KEPT_HITS, MAX_PAGE, PAGE_SIZE, card
 
 REFERENCE_K = 100_000
 """BM25 hits the reference retrieves per query before filtering."""
@@ -53,7 +53,7 @@ def kept_cards(
             continue
         if not all(service in product["service"] for service in services):
             continue
-        kept.append({name: product[name] for name in CARD_FIELDS})
+        kept.append(card(product))
         if len(kept) == KEPT_HITS:
             break
     return kept
