@@ -330,6 +330,10 @@ def _cores() -> int:
 
 BERT_CONFIG = {"model_type": "bert", "hidden_act": "gelu", "position_embedding_type": "absolute"}
 
+_BERT_EMBEDDING_WEIGHTS = tuple(f"embeddings.{name}" for name in (
+    "word_embeddings.weight", "position_embeddings.weight", "token_type_embeddings.weight", "LayerNorm.weight",
+    "LayerNorm.bias"))
+
 _BERT_LAYER_WEIGHTS = tuple(
     f"{module}.{kind}" for module in ("attention.self.query", "attention.self.key", "attention.self.value",
                                       "attention.output.dense", "attention.output.LayerNorm", "intermediate.dense",
@@ -383,9 +387,7 @@ class NumpyBert:
         self.width = int(config["hidden_size"])
         self.heads = int(config["num_attention_heads"])
         self.eps = np.float32(config.get("layer_norm_eps", 1e-12))
-        self.embeddings = tuple(weights[f"embeddings.{name}"] for name in (
-            "word_embeddings.weight", "position_embeddings.weight", "token_type_embeddings.weight",
-            "LayerNorm.weight", "LayerNorm.bias"))
+        self.embeddings = tuple(weights[name] for name in _BERT_EMBEDDING_WEIGHTS)
         self.layers = []
         for i in range(int(config["num_hidden_layers"])):
             w = {name: np.ascontiguousarray(weights[f"encoder.layer.{i}.{name}"], dtype=np.float32)
@@ -415,10 +417,9 @@ class NumpyBert:
         from safetensors.numpy import load_file
 
         weights = load_file(str(weights_file))
-        wanted = ["embeddings.word_embeddings.weight", "embeddings.position_embeddings.weight",
-                  "embeddings.token_type_embeddings.weight", "embeddings.LayerNorm.weight", "embeddings.LayerNorm.bias"]
         layers = int(config["num_hidden_layers"])
-        wanted += [f"encoder.layer.{i}.{name}" for i in range(layers) for name in _BERT_LAYER_WEIGHTS]
+        wanted = [*_BERT_EMBEDDING_WEIGHTS,
+                  *(f"encoder.layer.{i}.{name}" for i in range(layers) for name in _BERT_LAYER_WEIGHTS)]
         if not all(name in weights and weights[name].dtype == np.float32 for name in wanted):
             return None
         return cls(config, weights)
