@@ -16,13 +16,7 @@ import pytest
 from evaluators.runs.orchestrate import episode_state
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 from tests._fake_llm import FakeLLMServer, shopping_policy
-
-EXPECTED = {f"{intent}-{i:04d}-e0" for intent in ("product", "shop") for i in range(3)}
-
-
-def _command(spec: str, world: Path, out: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "shopbench.cli", "run", "shoppingbench", "--model", spec, "--world", str(world),
-            "--intent", "product", "--intent", "shop", "--limit", "3", "--out", str(out), "--no-cache", *extra]
+from tests._run_cli import EXPECTED, run_command
 
 
 def _states(out: Path) -> dict[str, str]:
@@ -35,7 +29,7 @@ def _interrupt_then_resume(world: Path, tmp_path: Path, sent: signal.Signals, *e
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
     with FakeLLMServer("openai", shopping_policy, delay=0.6) as fake:
         spec = f"openai-compatible:{fake.base_url}#slow-model"
-        process = subprocess.Popen(_command(spec, world, out, *extra), cwd=cwd, stdout=subprocess.PIPE,
+        process = subprocess.Popen(run_command(spec, world, out, *extra), cwd=cwd, stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE, text=True, env=env)
         deadline = time.monotonic() + 240
         # mid-episode: at least one finished, and one started but not yet ended
@@ -65,7 +59,7 @@ def _interrupt_then_resume(world: Path, tmp_path: Path, sent: signal.Signals, *e
         assert set(states) - done_before, "the episode in flight is left for --resume"
         for episode in done_before:
             assert read_trajectory(out / "episodes" / f"{episode}.jsonl").end.status == "terminated"
-        resumed = subprocess.run(_command(spec, world, out, "--resume", *extra), cwd=cwd, capture_output=True,
+        resumed = subprocess.run(run_command(spec, world, out, "--resume", *extra), cwd=cwd, capture_output=True,
                                  text=True, env=env, timeout=300)
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     notes = read_manifest(out).notes

@@ -15,13 +15,7 @@ from evaluators.scoring import score_run
 from mcp_server.http_launch import free_port, wait_until_listening
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 from tests._fake_llm import FakeLLMServer, shopping_policy
-
-EXPECTED = {f"{intent}-{i:04d}-e0" for intent in ("product", "shop") for i in range(3)}
-
-
-def _run_command(spec: str, world, out, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "shopbench.cli", "run", "shoppingbench", "--model", spec, "--world", str(world),
-            "--intent", "product", "--intent", "shop", "--limit", "3", "--out", str(out), "--no-cache", *extra]
+from tests._run_cli import EXPECTED, run_command
 
 
 def _finished(out) -> set[str]:
@@ -32,7 +26,7 @@ def test_a_killed_run_resumes_without_losing_or_duplicating_episodes(default_wor
     out = tmp_path / "run"
     with FakeLLMServer("openai", shopping_policy, delay=0.25) as fake:
         spec = f"openai-compatible:{fake.base_url}#slow-model"
-        process = subprocess.Popen(_run_command(spec, default_world.root, out), stdout=subprocess.DEVNULL,
+        process = subprocess.Popen(run_command(spec, default_world.root, out), stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL, env=os.environ.copy())
         deadline = time.monotonic() + 240
         while len(_finished(out)) < 2 and time.monotonic() < deadline and process.poll() is None:
@@ -41,7 +35,7 @@ def test_a_killed_run_resumes_without_losing_or_duplicating_episodes(default_wor
         process.wait()
         done_before = _finished(out)
         assert 2 <= len(done_before) < len(EXPECTED), "the kill should land mid-run"
-        resumed = subprocess.run(_run_command(spec, default_world.root, out, "--resume"), capture_output=True,
+        resumed = subprocess.run(run_command(spec, default_world.root, out, "--resume"), capture_output=True,
                                  text=True, env=os.environ.copy(), timeout=300)
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     notes = read_manifest(out).notes
