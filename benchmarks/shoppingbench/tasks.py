@@ -73,17 +73,13 @@ def load_task_set(folder: Path | str, task_set: str, intents: tuple[Intent, ...]
     folder = Path(folder)
     if not folder.is_dir():
         raise FileNotFoundError(f"{folder}: no such task-set folder")
-    tasks: list[ShoppingTask] = []
-    present = [folder / TASK_FILES[intent] for intent in intents if (folder / TASK_FILES[intent]).exists()]
-    for intent in intents:
-        path = folder / TASK_FILES[intent]
-        if path.exists():
-            tasks.extend(load_task_file(path, intent, task_set))
+    present = [(intent, path) for intent in intents if (path := folder / TASK_FILES[intent]).exists()]
     if not present:
         names = ", ".join(TASK_FILES[intent] for intent in intents)
         raise FileNotFoundError(f"{folder}: no task file (expected one of {names})")
+    tasks = [task for intent, path in present for task in load_task_file(path, intent, task_set)]
     if not tasks:
-        raise DataFileError(present[0], 1, f"the task set {task_set!r} holds no tasks (every task file is empty)")
+        raise DataFileError(present[0][1], 1, f"the task set {task_set!r} holds no tasks (every task file is empty)")
     return tasks
 
 
