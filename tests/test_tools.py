@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from pathlib import Path
@@ -11,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from mcp_server.episodes import Episode, EpisodeError
+from mcp_server.http_launch import free_port
 from mcp_server.shopping_suite import ShoppingSuite
 from mcp_server.suites import TaskListing
 from mcp_server.tools import SHOPPING_TOOLS, Sandbox, ToolCallError, parse_price
@@ -147,9 +147,7 @@ def fake_serper():
         organic = [{"link": f"https://e.x/{i}", "title": f"{body['q']} {i}", "snippet": f"fact {i}"} for i in range(12)]
         return JSONResponse({"organic": organic})
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(Starlette(routes=[Route("/search", search, methods=["POST"])]),
                                            host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
