@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from benchmarks.jsonl import write_text_atomic
 from benchmarks.registry import BenchmarkSpec, get_benchmark
@@ -52,6 +52,9 @@ from evaluators.runs.pricing import PriceTable
 from evaluators.runs.shards import parse_shard
 from mcp_server.suites import TaskListing, TaskSuite, build_suites, check_playable
 from mcp_server.trajectory import AgentInfo, RunManifest, episode_path
+
+if TYPE_CHECKING:
+    from evaluators.runs.backend import PreparedModel
 
 T = TypeVar("T")
 LOG_FILE = "run.log"
@@ -191,8 +194,7 @@ class _Player:
 class _AgentPlayer(_Player):
     def __init__(self, config: RunConfig, spec: BenchmarkSpec) -> None:
         from evaluators.agent.protocols import get_protocol
-        from evaluators.models import GenerateConfig, ModelOptions
-        from evaluators.runs.backend import prepare_model
+        from evaluators.models import GenerateConfig
 
         if config.model == "majority":
             raise RunOptionError(f"majority answers question benchmarks only; {spec.name} has the random and "
@@ -203,9 +205,7 @@ class _AgentPlayer(_Player):
         self.generate = GenerateConfig(temperature=0.0 if config.temperature is None else config.temperature,
                                        max_tokens=config.max_tokens or 1024, top_p=config.top_p, seed=config.seed)
         self.prices = PriceTable.load(config.prices)
-        options = ModelOptions(n_gpu_layers=config.n_gpu_layers, n_ctx=config.n_ctx, timeout_s=config.timeout_s,
-                               seed=config.seed)
-        self.prepared = prepare_model(config.model, options, cache=config.cache, cache_path=config.cache_path)
+        self.prepared = _prepare(config)
         self.agent = _agent_info(self.prepared)
         self._tools: list[Any] | None = None
 
@@ -258,12 +258,7 @@ class _QuestionPlayer(_Player):
             self.answerer = BaselineAnswerer(config.model, spec.questions(), config.items, self.prompting,
                                              config.seed)
         else:
-            from evaluators.models import ModelOptions
-            from evaluators.runs.backend import prepare_model
-
-            options = ModelOptions(n_gpu_layers=config.n_gpu_layers, n_ctx=config.n_ctx, timeout_s=config.timeout_s,
-                                   seed=config.seed)
-            self.prepared = prepare_model(config.model, options, cache=config.cache, cache_path=config.cache_path)
+            self.prepared = _prepare(config)
             agent = AgentInfo(kind="model", name=config.model, details=self.prepared.base.identity())
             self.answerer = ModelAnswerer(self.prepared.model, agent, self.decoding, PriceTable.load(config.prices))
         self.agent = self.answerer.agent
@@ -302,6 +297,16 @@ class _QuestionPlayer(_Player):
         await self.answerer.aclose()
         if self.prepared is not None:
             await self.prepared.aclose()
+
+
+def _prepare(config: RunConfig) -> PreparedModel:
+    """The run's model (or baseline) from its spec and options, wrapped in retries and the response cache."""
+    from evaluators.models import ModelOptions
+    from evaluators.runs.backend import prepare_model
+
+    options = ModelOptions(n_gpu_layers=config.n_gpu_layers, n_ctx=config.n_ctx, timeout_s=config.timeout_s,
+                           seed=config.seed)
+    return prepare_model(config.model, options, cache=config.cache, cache_path=config.cache_path)
 
 
 def _agent_info(prepared: Any) -> AgentInfo:
