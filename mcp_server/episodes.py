@@ -9,7 +9,6 @@ malformed ones, which count against the step limit like any other turn), and the
 from __future__ import annotations
 
 import logging
-import os
 import re
 import subprocess
 import threading
@@ -125,13 +124,12 @@ class Episode:
         self.runs_dir = Path(runs_dir)
         self.path = episode_path(self.runs_dir, self.episode_id)
         ensure_manifest(self.runs_dir, suite=suite, agent=agent, max_steps=max_steps, world=world_info)
-        _claim(self.path)
+        self._writer = _claim(self.path)
         self.instruction = suite.instruction(task_id)
         self.recommended: str | None = None
         self.steps = 0
         self.end: EndEvent | None = None
         self._lock = threading.Lock()
-        self._writer = TrajectoryWriter(self.path)
         self.start = StartEvent(
             episode_id=self.episode_id,
             benchmark=suite.benchmark,
@@ -264,6 +262,7 @@ class Episode:
     def _finish(self, status: EndStatus, **fields: Any) -> None:
         self.end = EndEvent(status=status, recommended=self.recommended, steps=self.steps, **fields)
         self._writer.write(self.end)
+        self._writer.close()
 
     def _over_message(self) -> str:
         assert self.end is not None
@@ -295,13 +294,12 @@ def _listing(suite: TaskSuite, task_id: str) -> TaskListing:
     raise EpisodeError(f"no task {task_id!r} in {suite.benchmark}/{suite.task_set}; list_tasks shows the ids")
 
 
-def _claim(path: Path) -> None:
-    """Create the episode's file, or refuse: an episode id names exactly one episode. The exclusive create holds
-    across threads and processes sharing a run folder, so no episode can be taken over or overwritten. (A run that
-    resumes moves its unfinished files aside before it plays them again: evaluators.runs.orchestrate.)"""
-    path.parent.mkdir(parents=True, exist_ok=True)
+def _claim(path: Path) -> TrajectoryWriter:
+    """Create the episode's file and its writer, or refuse: an episode id names exactly one episode. The exclusive
+    create holds across threads and processes sharing a run folder, so no episode can be taken over or overwritten.
+    (A run that resumes moves its unfinished files aside before it plays them again: evaluators.runs.orchestrate.)"""
     try:
-        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+        return TrajectoryWriter(path, exclusive=True)
     except FileExistsError:
         raise EpisodeError(
             f"episode id {path.stem!r} is already taken in this run folder (running or finished); start the task "

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TextIO
 
 from pydantic import BaseModel, Field, TypeAdapter
 
@@ -161,21 +161,39 @@ class RunManifest(BaseModel):
 
 class TrajectoryWriter:
     """Appends events to one episode file, flushing each so a crashed or killed process loses at most the step in
-    flight. (No fsync per event: it cost ~5 ms a step and guards only against the whole machine going down.)"""
+    flight. (No fsync per event: it cost ~5 ms a step and guards only against the whole machine going down.)
 
-    def __init__(self, path: Path) -> None:
+    The file stays open from the first write to `close` (an episode's end): opening and closing it for every event
+    cost ~0.2 ms each on a machine that has been idle for the model's reply. `exclusive` creates the file and
+    raises FileExistsError when it exists, so a writer can claim its file (mcp_server.episodes)."""
+
+    def __init__(self, path: Path, *, exclusive: bool = False) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
+        self._handle: TextIO | None = None
+        if exclusive:
+            self._handle = open(path, "x", encoding="utf-8")  # noqa: SIM115 - kept open until close()
 
     def write(self, event: StartEvent | StepEvent | EndEvent) -> None:
         self.write_all([event])
 
     def write_all(self, events: list[StartEvent | StepEvent | EndEvent]) -> None:
         """Append several events with one flush (a QA episode is written whole once its answer is in)."""
-        lines = "".join(event.model_dump_json() + "\n" for event in events)
-        with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write(lines)
-            handle.flush()
+        if self._handle is None:
+            self._handle = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - kept open until close()
+        self._handle.write("".join(event.model_dump_json() + "\n" for event in events))
+        self._handle.flush()
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+    def __enter__(self) -> TrajectoryWriter:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
 
 def episode_path(run_dir: Path, episode_id: str) -> Path:

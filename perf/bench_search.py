@@ -148,8 +148,6 @@ def print_stages(index: Any, calls: list[dict]) -> None:
 
 def _steps(index: Any, args: dict[str, Any]) -> list[Callable[[Any], Any]]:
     """find's steps for one call, each taking the previous step's result."""
-    from mcp_server.search.product_index import cards
-
     def build_query(_: Any) -> Any:
         return index._filtered_query(args["q"], args["shop_id"], args["price_min"], args["price_max"], args["services"])
 
@@ -159,7 +157,7 @@ def _steps(index: Any, args: dict[str, Any]) -> list[Callable[[Any], Any]]:
     def sort_and_page(kept: Any) -> Any:
         return index._page_hits(kept, args["page"], args["sort"])
 
-    return [build_query, search, sort_and_page, index._raws, cards]
+    return [build_query, search, sort_and_page, index._raws, index._cards]
 
 
 def compare_with_reference(

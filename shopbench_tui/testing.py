@@ -72,14 +72,12 @@ def write_synthetic_run(run_dir: Path, episodes: int, steps: int, *, agent: str 
         intent = _INTENTS[number % 4]
         task_id = f"{intent}-{number // 4:04d}"
         episode_id = f"{task_id}-e0"
-        writer = TrajectoryWriter(episode_path(run_dir, episode_id))
-        instruction = f"Find me {' '.join(rng.sample(_WORDS, 3))}."
-        writer.write(StartEvent(episode_id=episode_id, benchmark="shoppingbench", task_set="synthetic",
-                                task_id=task_id, intent=intent, instruction=instruction, agent=info, max_steps=30,
-                                started_at=_CLOCK))
-        with open(writer.path, "a", encoding="utf-8") as handle:  # one write per episode: fast to build 900
-            for index in range(steps):
-                handle.write(_step(rng, index, index == steps - 1).model_dump_json() + "\n")
-        writer.write(EndEvent(status="terminated", terminate_status="success", recommended="p0000001", steps=steps,
-                              ended_at=_CLOCK + timedelta(seconds=5 * steps)))
+        with TrajectoryWriter(episode_path(run_dir, episode_id)) as writer:
+            instruction = f"Find me {' '.join(rng.sample(_WORDS, 3))}."
+            writer.write(StartEvent(episode_id=episode_id, benchmark="shoppingbench", task_set="synthetic",
+                                    task_id=task_id, intent=intent, instruction=instruction, agent=info, max_steps=30,
+                                    started_at=_CLOCK))
+            writer.write_all([_step(rng, index, index == steps - 1) for index in range(steps)])  # one flush
+            writer.write(EndEvent(status="terminated", terminate_status="success", recommended="p0000001", steps=steps,
+                                  ended_at=_CLOCK + timedelta(seconds=5 * steps)))
     return run_dir

@@ -116,11 +116,11 @@ def _manifest(**parameters) -> RunManifest:
 
 
 def _write_episode(run_dir, unit: WorkUnit, finish: str | None = "terminated") -> None:
-    writer = TrajectoryWriter(episode_path(run_dir, unit.episode_id))
-    writer.write(StartEvent(episode_id=unit.episode_id, benchmark="test", task_set="s", task_id=unit.item_id,
-                            epoch=unit.epoch, instruction="do it", agent=AGENT, max_steps=3))
-    if finish:
-        writer.write(EndEvent(status=finish))
+    with TrajectoryWriter(episode_path(run_dir, unit.episode_id)) as writer:
+        writer.write(StartEvent(episode_id=unit.episode_id, benchmark="test", task_set="s", task_id=unit.item_id,
+                                epoch=unit.epoch, instruction="do it", agent=AGENT, max_steps=3))
+        if finish:
+            writer.write(EndEvent(status=finish))
 
 
 def _units(n: int) -> list[WorkUnit]:
