@@ -8,6 +8,7 @@ malformed ones, which count against the step limit like any other turn), and the
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import subprocess
@@ -347,17 +348,26 @@ def _write_first_manifest(
 
 
 def package_versions(names: tuple[str, ...] = RECORDED_PACKAGES) -> dict[str, str]:
-    versions = {}
+    """Installed versions of these packages (looked up once per process: the code a process runs is the code it
+    loaded, so a later upgrade on disk does not change it)."""
+    return dict(_installed_versions(names))
+
+
+@functools.cache
+def _installed_versions(names: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    versions = []
     for name in names:
         try:
-            versions[name] = metadata.version(name)
+            versions.append((name, metadata.version(name)))
         except metadata.PackageNotFoundError:
             continue
-    return versions
+    return tuple(versions)
 
 
+@functools.cache
 def git_revision() -> str | None:
-    """The checkout's commit when shopbench runs from a git checkout, else None."""
+    """The checkout's commit when shopbench runs from a git checkout, else None (looked up once per process, like
+    package_versions: a commit made while the process runs does not change the code it loaded)."""
     try:
         result = subprocess.run(
             ["git", "rev-parse", "HEAD"],
