@@ -127,3 +127,26 @@ def _sandbox(world):
     from mcp_server.tools import Sandbox
 
     return Sandbox.for_world(world)
+
+
+def _open_files() -> int:
+    return len(list(Path("/proc/self/fd").iterdir()))
+
+
+def test_an_episode_keeps_its_file_open_only_while_it_runs(default_world, tmp_path):
+    suite = ShoppingSuite(default_world, "generated")
+    task_ids = [listing.task_id for listing in suite.listings()[:3]]
+    sandbox = _sandbox(default_world)
+    before = _open_files()
+    episodes = [Episode(tmp_path, suite, task_id, agent=PLAYER, sandbox=sandbox) for task_id in task_ids]
+    episodes[0].call("calculate", {"expression": "2*3"})
+    assert read_trajectory(episodes[0].path).steps[0].observation == 6  # each event is on disk as it happens
+    assert _open_files() == before + 3
+    episodes[0].call("terminate", {"status": "success"})
+    episodes[1].abandon()
+    assert _open_files() == before + 1
+    episodes[2].call("calculate", {"expression": "1"})
+    assert _open_files() == before + 1  # still running after another step
+    episodes[2].abandon()
+    assert _open_files() == before
+    assert [read_trajectory(e.path).end.status for e in episodes] == ["terminated", "abandoned", "abandoned"]

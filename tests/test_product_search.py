@@ -415,3 +415,47 @@ def test_service_filters_cached_as_bitsets_give_the_same_pages(tmp_path: Path) -
     assert nonempty > len(calls)
     uncached.close()
     index.close()
+
+
+class _CountingSearcher:
+    """Anserini's searcher with its id lookups counted (every other call passes through)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.lookups = inner, 0
+
+    def doc(self, product_id: Any) -> Any:
+        self.lookups += 1
+        return self.inner.doc(product_id)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def test_products_a_search_showed_are_looked_up_without_the_index(
+    widget_catalog: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index = ProductIndex.open_or_build(widget_catalog, widget_catalog.parent / "index", progress=False)
+    counting = _CountingSearcher(index._anserini)
+    monkeypatch.setattr(index, "_anserini", counting)
+    try:
+        shown = ids(index.find("widget"))
+        assert index.get(shown) == {pid: WIDGETS[int(pid[1:])] for pid in shown}
+        assert counting.lookups == 0  # every record came with the search page
+        assert index.get(["g001", "nope"]) == {"g001": OTHERS[0]}
+        assert counting.lookups == 2
+        assert index.get(["g001", "nope"]) == {"g001": OTHERS[0]}
+        assert counting.lookups == 3  # g001 was kept; an unknown id is asked again (it may be a typo fixed later)
+    finally:
+        index.close()
+
+
+def test_the_kept_records_start_over_when_full(widget_catalog: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("mcp_server.search.product_index.RECORDS_KEPT", 15)
+    index = ProductIndex.open_or_build(widget_catalog, widget_catalog.parent / "index", progress=False)
+    try:
+        first, second = ids(index.find("widget")), ids(index.find("widget", page=2))
+        assert len(index._records) == 5  # 10 kept, then full at 15: started over with the last 5 of page 2
+        assert index.get(first + second) == {pid: WIDGETS[int(pid[1:])] for pid in first + second}
+        assert len(index._records) <= 15
+    finally:
+        index.close()
