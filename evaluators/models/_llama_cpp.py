@@ -39,6 +39,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from benchmarks.home import shopbench_home
 from evaluators.models._registry import ModelOptions, register_backend
 from evaluators.models.base import (
     ChatMessage,
@@ -142,7 +143,7 @@ def embedded_model_path() -> Path:
 
 def models_home() -> Path:
     """Where derived model files live: $SHOPBENCH_HOME/models (default ~/.cache/shopbench/models)."""
-    return Path(os.environ.get("SHOPBENCH_HOME") or Path.home() / ".cache" / "shopbench").expanduser() / "models"
+    return shopbench_home() / "models"
 
 
 def requantized(source: Path, target_type: str = FAST_TYPE) -> Path:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import queue
 import sqlite3
 import threading
@@ -23,13 +22,10 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from benchmarks.home import shopbench_home
 from evaluators.models.base import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ToolSpec, WrappedModel
 
 log = logging.getLogger("shopbench.cache")
-
-
-def shopbench_home() -> Path:
-    return Path(os.environ.get("SHOPBENCH_HOME") or Path.home() / ".cache" / "shopbench")
 
 
 def default_cache_path() -> Path:

@@ -41,6 +41,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from benchmarks.home import shopbench_home
+
 _VECTOR_MODULE_OPTION = "--add-modules=jdk.incubator.vector"
 _OPENAI_PLACEHOLDER_KEY = "unused-placeholder-for-pyserini-import"
 _NON_BMP = re.compile("[\U00010000-\U0010ffff]")
@@ -86,8 +88,7 @@ def start_jvm() -> None:
 
 def jvm_signal_options() -> list[str]:
     """-Xrs (Python keeps SIGINT/SIGTERM) and -XX:ErrorFile under $SHOPBENCH_HOME/logs (no hs_err file in the cwd)."""
-    home = Path(os.environ.get("SHOPBENCH_HOME") or "~/.cache/shopbench").expanduser()
-    logs = home / "logs"
+    logs = shopbench_home() / "logs"
     try:
         logs.mkdir(parents=True, exist_ok=True)
     except OSError:
