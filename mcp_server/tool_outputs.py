@@ -106,13 +106,13 @@ def output_schema(tool: str) -> dict[str, Any]:
 
 
 def record_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """A record as an object with its required keys; every field, with its JSON type, is named in the description."""
+    """A record as an object with its required keys; every field, with its JSON type, is named in the description.
+    Other keys are allowed, JSON Schema's default (not spelt out: clients check every hit of a page against it)."""
     full = lean_schema(model.model_json_schema())
     fields = ", ".join(f"{name} ({_type_words(sub)})" for name, sub in full.get("properties", {}).items())
     return {
         "type": "object",
         "required": full.get("required", []),
-        "additionalProperties": True,
         "description": f"{(model.__doc__ or model.__name__).strip()} Fields: {fields}.",
     }
 
