@@ -2,7 +2,7 @@
 
 A stub model answers every call after exactly LATENCY_S (it plays the oracle's four steps, so every tool is
 exercised: search, view, recommend, terminate). Everything else — the MCP round trips, the sandbox's Lucene search,
-trajectory writes with fsync, the retry and cache wrappers, the run bookkeeping — is harness time:
+trajectory writes (flushed per event), the retry and cache wrappers, the run bookkeeping — is harness time:
 
     harness share = (wall − model time) / wall        target ≤ 2% at concurrency 1, ≤ 4% at 4
 
