@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from benchmarks.qa import QuestionBenchmark
 
 SuiteKind = Literal["agentic", "qa"]
+Aggregation = Literal["groups", "pooled"]
 
 BUILTINS: tuple[str, ...] = (
     "benchmarks.shoppingbench.adapter",
@@ -78,6 +79,17 @@ class BenchmarkSpec:
     """qa: the scorer counts failed model calls itself (IntentionQA reports them as invalid answers)."""
     version: int = 1
     """Bumped when the benchmark's data, prompts or scoring change results."""
+    aggregation: Aggregation = "groups"
+    """How its headline is formed, and so how reports aggregate differences between runs: "groups", the unweighted
+    mean of the group means (the paper's average over intents, the reference's mean over tasks), or "pooled", the
+    mean over all items (IntentionQA's accuracy over valid items)."""
+    overall: str = "as the scorer aggregates"
+    """Reports' words for the overall row, e.g. "unweighted mean over intents (the paper's average)"."""
+    compared_metrics: tuple[str, ...] = ()
+    """The metrics comparisons of runs cover (default: the primary metric alone)."""
+    item_metrics: bool = False
+    """qa: items are scored by different metrics, named in each score (extra["metric"]): reports show each task's
+    metric, and only accuracy items count as binary outcomes."""
 
     def questions(self) -> QuestionBenchmark[Any]:
         """The QuestionBenchmark of a qa benchmark."""
@@ -126,6 +138,9 @@ def register_question(
     group: str = "task",
     scores_failed_calls: bool = False,
     version: int = 1,
+    aggregation: Aggregation = "groups",
+    overall: str = "as the scorer aggregates",
+    item_metrics: bool = False,
 ) -> Callable[[type[Q]], type[Q]]:
     """Class decorator registering a `QuestionBenchmark` (name, promptings and item schema read from the class)."""
 
@@ -146,6 +161,9 @@ def register_question(
                 group=group,
                 scores_failed_calls=scores_failed_calls,
                 version=version,
+                aggregation=aggregation,
+                overall=overall,
+                item_metrics=item_metrics,
             )
         )
         return cls

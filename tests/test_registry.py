@@ -54,6 +54,12 @@ def test_a_benchmark_registered_in_tests_runs_and_scores(tmp_path: Path) -> None
     assert scored.exit_code == 0, scored.output
     scores = json.loads((tmp_path / "scores.json").read_text())
     assert scores["tasks"] == {"colour": 2 / 3, "count": 1.0} and scores["overall"] == 0.75
+    reported = runner.invoke(app, ["report", str(out), "--out", str(tmp_path / "report")])
+    assert reported.exit_code == 0, reported.output
+    report = (tmp_path / "report" / "report.md").read_text()
+    # the report's words and aggregation come from the registration: pooled, so the overall row has a Wilson interval
+    assert "overall: accuracy over the four tiny items" in report
+    assert "| overall | baseline | majority | 4 | 0.750 | 0.750 [0.301, 0.954] |" in report
     limited = runner.invoke(app, ["run", "tiny-bench", "--model", "random", "--limit", "1", "--out",
                                   str(tmp_path / "limited")])
     assert limited.exit_code == 0, limited.output

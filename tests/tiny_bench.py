@@ -32,7 +32,8 @@ ITEMS = [
 
 
 @register_question(scorer="tests.tiny_bench:score_tiny", primary_metric="accuracy",
-                   help="a tiny test benchmark, registered in tests/ only", default_items="four built-in items")
+                   help="a tiny test benchmark, registered in tests/ only", default_items="four built-in items",
+                   aggregation="pooled", overall="accuracy over the four tiny items")
 class TinyBench:
     name = "tiny-bench"
     default_task_set = "builtin"

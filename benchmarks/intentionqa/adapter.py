@@ -21,6 +21,8 @@ from benchmarks.registry import register_question
     help="IntentionQA, purchase-intention multiple choice",
     default_items="the bundled benchmark, both tasks",
     scores_failed_calls=True,
+    aggregation="pooled",
+    overall="accuracy over all valid items (as the reference)",
 )
 class IntentionQA:
     name = "intentionqa"

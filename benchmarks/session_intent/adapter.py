@@ -20,6 +20,7 @@ from benchmarks.session_intent.schema import SessionIntentItem
     primary_metric="accuracy",
     help="SessionIntentBench, intention shift in shopping sessions",
     default_items="the bundled samples, not the benchmark",
+    overall="mean of the task accuracies (as the reference)",
 )
 class SessionIntent:
     name = "session-intent"

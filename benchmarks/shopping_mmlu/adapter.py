@@ -19,6 +19,8 @@ from benchmarks.shopping_mmlu.schema import MMLUItem
     primary_metric="score",
     help="Shopping MMLU, shopping knowledge and skill questions from KDD Cup 2024",
     default_items="the bundled samples, not the benchmark",
+    overall="mean over tasks of each task's own metric (as the reference)",
+    item_metrics=True,
 )
 class ShoppingMMLU:
     name = "shopping-mmlu"

@@ -17,5 +17,7 @@ SHOPPINGBENCH = register(
         suite="mcp_server.shopping_suite:ShoppingSuite",
         default_items="the world's generated task set",
         group="intent",
+        overall="unweighted mean over intents (the paper's average)",
+        compared_metrics=("ASR", "CAR"),
     )
 )

@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from evaluators.reports.compare import agentic
 from mcp_server.trajectory import Trajectory, iter_episode_files, read_trajectory
 
 
@@ -77,8 +78,8 @@ def audit_trajectory(trajectory: Trajectory, recommended: list[str]) -> tuple[li
 
 
 def audit_run(run_dir: Path, result: Any) -> AuditResult | None:
-    """Audit a scored ShoppingBench run (None for other benchmarks: they recommend nothing)."""
-    if getattr(result, "benchmark", None) != "shoppingbench":
+    """Audit a scored agentic run (None for question benchmarks: they recommend nothing)."""
+    if getattr(result, "benchmark", None) is None or not agentic(result):
         return None
     successful = {s.episode_id: s for s in result.scores if s.success and s.episode_id}
     audit = AuditResult(successes=len(successful))

@@ -4,18 +4,20 @@ Two runs of the same benchmark are aligned by task: each run's outcome on a task
 episode per task gives 0/1 for binary success), and only the tasks both runs played are compared; how many each
 run left out is stated. Per group (intent, QA task) and overall, the primary metric's paired difference A − B comes
 with a paired bootstrap interval, and binary success with one outcome per task also gets the exact McNemar test.
-The overall difference is aggregated as the benchmark's reference aggregates its score (`AGGREGATION`).
+The overall difference is aggregated as the benchmark's reference aggregates its score (its registration's
+`aggregation`).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, Field
 
+from benchmarks.registry import Aggregation, BenchmarkSpec, UnknownBenchmarkError, get_benchmark
 from evaluators.stats import (
     Interval,
     McNemar,
@@ -24,16 +26,6 @@ from evaluators.stats import (
     paired_difference_ci,
     stratified_paired_difference_ci,
 )
-
-Aggregation = Literal["groups", "pooled"]
-AGGREGATION: dict[str, Aggregation] = {
-    "shoppingbench": "groups",
-    "shopping-mmlu": "groups",
-    "session-intent": "groups",
-    "intentionqa": "pooled",
-}
-"""How each benchmark's headline is formed: the unweighted mean of its group means (the paper's average over
-intents, the reference's mean over tasks) or the mean over all items (IntentionQA's accuracy over valid items)."""
 
 AGGREGATION_TEXT = {"groups": "unweighted mean over groups", "pooled": "mean over items"}
 
@@ -50,9 +42,37 @@ class Outcome:
     """The value is a success (0/1), so McNemar and Wilson intervals apply."""
 
 
+def registered(benchmark: str) -> BenchmarkSpec | None:
+    """The benchmark's registration; None for a result of a benchmark not registered here (reported with defaults)."""
+    try:
+        return get_benchmark(benchmark)
+    except UnknownBenchmarkError:
+        return None
+
+
+def aggregation(benchmark: str) -> Aggregation:
+    """How the benchmark's headline is formed ("groups" for a benchmark not registered here)."""
+    spec = registered(benchmark)
+    return spec.aggregation if spec else "groups"
+
+
+def item_metrics(benchmark: str) -> bool:
+    """Whether the benchmark's items are scored by different metrics (named in each score's extra["metric"])."""
+    spec = registered(benchmark)
+    return spec is not None and spec.item_metrics
+
+
+def agentic(result: Any) -> bool:
+    """A scored agentic run (episode scores with ASR and CAR), not a question run (item scores)."""
+    spec = registered(result.benchmark)
+    return spec is not None and spec.kind == "agentic"
+
+
 def compared_metrics(result: Any) -> list[str]:
-    """The metrics a comparison covers: the primary one, and CAR for ShoppingBench (where runs differ most)."""
-    return ["ASR", "CAR"] if result.benchmark == "shoppingbench" else [result.primary_metric]
+    """The metrics a comparison covers: the registration's (ShoppingBench: ASR, and CAR, where runs differ most),
+    else the primary one."""
+    spec = registered(result.benchmark)
+    return list(spec.compared_metrics) if spec and spec.compared_metrics else [result.primary_metric]
 
 
 def outcomes(result: Any, metric: str | None = None) -> list[Outcome]:
@@ -61,23 +81,23 @@ def outcomes(result: Any, metric: str | None = None) -> list[Outcome]:
     Items without a value (IntentionQA failed calls, Shopping MMLU NER items scored only as a task-level micro-F1)
     are left out; `left_out(result)` counts them."""
     metric = metric or result.primary_metric
-    if result.benchmark == "shoppingbench":
+    if agentic(result):
         if metric not in ("ASR", "CAR"):
-            raise ValueError(f"ShoppingBench compares ASR or CAR, not {metric!r}")
+            raise ValueError(f"{result.benchmark} compares ASR or CAR, not {metric!r}")
         return [Outcome(s.intent, s.task_id, s.epoch, float(s.value if metric == "ASR" else s.rule), metric == "ASR")
                 for s in result.scores]
     found = []
     for item_id, score in getattr(result, "scores", {}).items():
         if score.score is None or score.excluded:
             continue
-        binary = result.benchmark != "shopping-mmlu" or score.extra.get("metric") == "accuracy"
+        binary = not item_metrics(result.benchmark) or score.extra.get("metric") == "accuracy"
         found.append(Outcome(score.task, item_id, 0, float(score.score), binary))
     return found
 
 
 def left_out(result: Any) -> int:
     """Scored items that carry no per-item value (they cannot be paired)."""
-    if result.benchmark == "shoppingbench":
+    if agentic(result):
         return 0
     return sum(1 for s in getattr(result, "scores", {}).values() if s.score is None or s.excluded)
 
@@ -202,7 +222,7 @@ def compare(result_a: Any, result_b: Any, label_a: str = "A", label_b: str = "B"
         epochs_b=max((t.epochs for t in tables_b[primary].values()), default=0),
         unpaired_a=left_out(result_a), unpaired_b=left_out(result_b),
     )
-    aggregation = AGGREGATION.get(benchmark, "groups")
+    how = aggregation(benchmark)
     for metric in metrics:
         a, b = tables_a[metric], tables_b[metric]
         by_group: dict[str, list[str]] = defaultdict(list)
@@ -211,8 +231,8 @@ def compare(result_a: Any, result_b: Any, label_a: str = "A", label_b: str = "B"
         groups = [_group(group, tasks, a, b) for group, tasks in _ordered(by_group)]
         comparison.metrics.append(MetricComparison(
             metric=metric,
-            aggregation=f"{AGGREGATION_TEXT[aggregation]} of A − B",
-            overall=_overall(shared, by_group, a, b, aggregation),
+            aggregation=f"{AGGREGATION_TEXT[how]} of A − B",
+            overall=_overall(shared, by_group, a, b, how),
             groups=groups,
         ))
     return comparison
@@ -263,5 +283,5 @@ def _signed(interval: Interval) -> str:
     return f"{interval.value:+.3f} [{interval.low:+.3f}, {interval.high:+.3f}]"
 
 
-__all__ = ["AGGREGATION", "Comparison", "GroupComparison", "MetricComparison", "Outcome", "compare",
+__all__ = ["Comparison", "GroupComparison", "MetricComparison", "Outcome", "compare",
            "compared_metrics", "format_p", "left_out", "outcomes", "per_task"]

@@ -20,7 +20,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from evaluators.reports.audit import AuditResult, audit_run
-from evaluators.reports.compare import AGGREGATION, Comparison, TaskOutcome, outcomes, per_task
+from evaluators.reports.compare import (
+    Comparison,
+    TaskOutcome,
+    agentic,
+    aggregation,
+    item_metrics,
+    outcomes,
+    per_task,
+    registered,
+)
 from evaluators.scoring import MetricRow, ScoreResult
 from evaluators.scoring.failure import CATEGORIES
 from evaluators.scoring.trajectory_stats import trajectory_stats
@@ -128,7 +137,7 @@ def task_set_size(run: ScoredRun) -> int | None:
     """How many tasks the run's task set holds (None when it cannot be loaded here)."""
     benchmark, task_set = run.result.benchmark, run.task_set
     try:
-        if benchmark == "shoppingbench":
+        if agentic(run.result):
             from benchmarks.shoppingbench.tasks import OFFICIAL_SET, load_official
             from evaluators.scoring.shoppingbench_run import open_world
 
@@ -227,24 +236,17 @@ def audit_table(runs: list[ScoredRun]) -> ReportTable | None:
     return table if table.rows else None
 
 
-def mmlu_task_metrics(result: Any) -> dict[str, str]:
-    """Shopping MMLU task → the metric its items use (accuracy, ndcg, rougel, micro f1, ...)."""
+def task_metrics(result: Any) -> dict[str, str]:
+    """Task → the metric its items use (accuracy, ndcg, rougel, micro f1, ...), for benchmarks whose items are scored
+    by different metrics (Shopping MMLU)."""
     metrics: dict[str, set[str]] = defaultdict(set)
-    if result.benchmark != "shopping-mmlu":
+    if not item_metrics(result.benchmark):
         return {}
     for score in result.scores.values():
         metric = score.extra.get("metric")
         if metric:
             metrics[score.task].add(metric)
     return {task: " / ".join(sorted(names)) for task, names in metrics.items()}
-
-
-OVERALL_TEXT = {
-    "shoppingbench": "unweighted mean over intents (the paper's average)",
-    "shopping-mmlu": "mean over tasks of each task's own metric (as the reference)",
-    "intentionqa": "accuracy over all valid items (as the reference)",
-    "session-intent": "mean of the task accuracies (as the reference)",
-}
 
 
 def _wilson_by_group(run: ScoredRun, metric: str) -> dict[str, Interval]:
@@ -266,7 +268,7 @@ def _wilson_intervals(run: ScoredRun, metric: str) -> dict[str, Interval]:
         by_group[outcome.group].append(outcome.mean)
         binary[outcome.group] &= outcome.binary
     found = {group: wilson_ci(int(sum(values)), len(values)) for group, values in by_group.items() if binary[group]}
-    if AGGREGATION.get(run.result.benchmark) == "pooled" and tasks and all(binary.values()):
+    if aggregation(run.result.benchmark) == "pooled" and tasks and all(binary.values()):
         values = [outcome.mean for outcome in tasks.values()]
         found["overall"] = wilson_ci(int(sum(values)), len(values))
     return found
@@ -281,14 +283,16 @@ def metric_tables(runs: list[ScoredRun]) -> list[ReportTable]:
         mine = [run for run in ordered if run.result.benchmark == benchmark]
         rows_by_run = [{(r.group, r.metric): r for r in run.result.metric_rows()} for run in mine]
         metrics = list(dict.fromkeys(metric for rows in rows_by_run for _, metric in rows))
-        task_metric = {task: m for run in mine for task, m in mmlu_task_metrics(run.result).items()}
+        task_metric = {task: m for run in mine for task, m in task_metrics(run.result).items()}
+        per_item = item_metrics(benchmark)
+        spec = registered(benchmark)
         for metric in metrics:
             groups = list(dict.fromkeys(group for rows in rows_by_run for group, m in rows if m == metric))
             groups = [g for g in groups if g != "overall"] + [g for g in groups if g == "overall"]
             wilson = [_wilson_by_group(run, metric) for run in mine]
             counts = [_counts_by_group(run, metric) for run in mine]
             headers = ["group", "kind", "run", "n", f"{metric} [95% bootstrap]", "Wilson 95%"]
-            if benchmark == "shopping-mmlu":
+            if per_item:
                 headers.insert(1, "metric")
             table = ReportTable(f"{benchmark} · {metric}", headers)
             for group in groups:
@@ -302,10 +306,11 @@ def metric_tables(runs: list[ScoredRun]) -> list[ReportTable]:
                     if group == "overall" and run.coverage is not None and not run.coverage.complete:
                         cells[4] = f"partial: {run.coverage.played} of {run.coverage.total} tasks"
                         cells[5] = "–"
-                    if benchmark == "shopping-mmlu":
-                        cells.insert(1, _mmlu_metric(group, task_metric))
+                    if per_item:
+                        cells.insert(1, _item_metric(group, task_metric))
                     table.rows.append(cells)
-            table.note = (f"overall: {OVERALL_TEXT.get(benchmark, 'as the scorer aggregates')}; printed only for a run "
+            overall = spec.overall if spec else "as the scorer aggregates"
+            table.note = (f"overall: {overall}; printed only for a run "
                           "that covers its whole task set. Wilson intervals only for one binary outcome per task.")
             tables.append(table)
     return tables
@@ -325,7 +330,7 @@ def _counts_by_group(run: ScoredRun, metric: str) -> dict[str, int]:
     return dict(counts)
 
 
-def _mmlu_metric(group: str, task_metric: dict[str, str]) -> str:
+def _item_metric(group: str, task_metric: dict[str, str]) -> str:
     if group == "overall":
         return "mean over tasks"
     if group.startswith("skill:"):
