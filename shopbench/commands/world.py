@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:
+    from mcp_server.world import World
 
 WRITER_SPECS = ("Spec: llama-cpp:<file.gguf|smollm2>, openai:<model>, anthropic:<model>, "
                 "openai-compatible:<base url>#<model>.")
@@ -50,13 +54,7 @@ def rewrite(
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the response cache."),
 ) -> None:
     """Rewrite a world's task instructions with a model (resumes where a killed run stopped; see rewrites.jsonl)."""
-    from mcp_server.world import World
-
-    try:
-        world = World.open(root)
-    except (FileNotFoundError, ValueError) as error:
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(1) from None
+    world = _open(root)
     if task_set == "official" or not (world.root / "tasks" / task_set).is_dir():
         typer.echo(f"error: no rewritable task set {task_set!r} in {world.root}", err=True)
         raise typer.Exit(1)
@@ -127,13 +125,7 @@ def index(root: Path = typer.Argument(..., help="World folder.")) -> None:
     """
     import time
 
-    from mcp_server.world import World
-
-    try:
-        world = World.open(root)
-    except (FileNotFoundError, ValueError) as error:
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(1) from None
+    world = _open(root)
     for name, open_index in (("products", lambda: world.products), ("knowledge", lambda: world.knowledge)):
         began = time.perf_counter()
         folder = open_index().index_dir
@@ -144,14 +136,19 @@ def index(root: Path = typer.Argument(..., help="World folder.")) -> None:
 @world_app.command("info")
 def info(root: Path = typer.Argument(..., help="World folder.")) -> None:
     """Summarise a world: size, source, hash, task sets and their sizes."""
+    world = _open(root)
+    _show(world)
+
+
+def _open(root: Path) -> World:
+    """The world at `root`, or exit 1 saying why it is not one."""
     from mcp_server.world import World
 
     try:
-        world = World.open(root)
+        return World.open(root)
     except (FileNotFoundError, ValueError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(1) from None
-    _show(world)
 
 
 def _show(world) -> None:
