@@ -153,9 +153,7 @@ def requantized(source: Path, target_type: str = FAST_TYPE) -> Path:
     import llama_cpp
     from llama_cpp._utils import suppress_stdout_stderr
 
-    stat = source.stat()
-    digest = file_sha256(str(source), stat.st_size, stat.st_mtime_ns)
-    target = models_home() / f"{source.stem}.{digest[:16]}.{target_type}.gguf"
+    target = models_home() / f"{source.stem}.{sha256_of(source)[:16]}.{target_type}.gguf"
     if target.is_file():
         return target
     ftype = getattr(llama_cpp, f"LLAMA_FTYPE_MOSTLY_{target_type}", None)
@@ -176,6 +174,12 @@ def requantized(source: Path, target_type: str = FAST_TYPE) -> Path:
     finally:
         partial.unlink(missing_ok=True)
     return target
+
+
+def sha256_of(path: Path) -> str:
+    """sha256 of a model file (see file_sha256: computed once per path, size and mtime)."""
+    stat = path.stat()
+    return file_sha256(str(path), stat.st_size, stat.st_mtime_ns)
 
 
 @cache
@@ -485,21 +489,18 @@ class LlamaCppModel(ModelAPI):
         return self._path
 
     def identity(self) -> dict[str, Any]:
-        stat = self.path.stat()
         identity = {
             "spec": self.spec,
             "provider": "llama-cpp",
             "file": self.path.name,
-            "size": stat.st_size,
-            "sha256": file_sha256(str(self.path), stat.st_size, stat.st_mtime_ns),
+            "size": self.path.stat().st_size,
+            "sha256": sha256_of(self.path),
             "n_ctx": self.n_ctx,
             "grammar": "required parameters only" if self.required_only else "all parameters",
         }
         if self.requantize:
-            source = self.source.stat()
             identity["requantized"] = {"to": self.requantize, "from_file": self.source.name,
-                                       "from_sha256": file_sha256(str(self.source), source.st_size, source.st_mtime_ns),
-                                       "llama_cpp_python": _llama_cpp_version()}
+                                       "from_sha256": sha256_of(self.source), "llama_cpp_python": _llama_cpp_version()}
         identity["settings"] = {"n_batch": N_BATCH, "n_ubatch": N_BATCH, "flash_attn": False, "kv_cache": "f16",
                                 "weight_repacking": os.environ.get(REPACK_ENV) == "1",
                                 "threads": f"${THREADS_ENV} or by load, up to {physical_cores()}"}
