@@ -439,8 +439,11 @@ def test_products_a_search_showed_are_looked_up_without_the_index(
     monkeypatch.setattr(index, "_anserini", counting)
     try:
         shown = ids(index.find("widget"))
-        assert index.get(shown) == {pid: WIDGETS[int(pid[1:])] for pid in shown}
+        looked_up = index.get(shown)
+        assert looked_up == {pid: WIDGETS[int(pid[1:])] for pid in shown}
         assert counting.lookups == 0  # every record came with the search page
+        assert ids(index.find("widget")) == shown
+        assert all(index.get([pid])[pid] is looked_up[pid] for pid in shown)  # searched again: not parsed again
         assert index.get(["g001", "nope"]) == {"g001": OTHERS[0]}
         assert counting.lookups == 2
         assert index.get(["g001", "nope"]) == {"g001": OTHERS[0]}

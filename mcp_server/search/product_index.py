@@ -160,11 +160,13 @@ class ProductIndex:
         return self._cards(raws)
 
     def _cards(self, raws: list[str]) -> list[dict[str, Any]]:
-        """find_product's cards of these stored records, which are kept for later lookups."""
+        """find_product's cards of these stored records, which are kept for later lookups (a record already kept
+        stays as it is: once looked up, it is a Product, which a later lookup need not parse and validate again)."""
         products: list[dict[str, Any]] = []
         for raw in raws:
             record = json.loads(raw)
-            self._remember(record["id"], raw)
+            if record["id"] not in self._records:
+                self._remember(record["id"], raw)
             products.append(card(record["product"]))
         return products
 
