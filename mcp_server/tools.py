@@ -18,12 +18,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSche
 from benchmarks.shoppingbench.schema import SERVICES, Product, Voucher
 from benchmarks.shoppingbench.voucher import quote, within_budget
 from mcp_server.calculator import CalculationError, evaluate
-from mcp_server.search.product_index import QueryTooLongError
+from mcp_server.search.product_index import CARD_FIELDS, MAX_PAGE, QueryTooLongError
 
 if TYPE_CHECKING:
     from mcp_server.world import World
 
-MAX_PAGE = 5
 SORTS = ("priceasc", "pricedesc", "order", "default")
 MAX_QUERY_CHARS = 1000
 """Longest `q` of find_product and web_search (real queries are a few words; this also keeps a query under Lucene's
@@ -33,7 +32,8 @@ MAX_IDS_PER_CALL = 20
 MAX_TEXT_CHARS = 200
 """Longest shop_id, price or service string."""
 MAX_RESULTS = 20
-FIND_FIELDS = ("product_id", "shop_id", "title", "price", "service", "sold_count")
+FIND_FIELDS = CARD_FIELDS
+"""What find_product shows of each hit: the product index's cards (one list, so the two cannot drift apart)."""
 VIEW_FIELDS = (
     "product_id", "title", "price", "shop_id", "short_description", "description", "sku_options", "attributes",
     "service",
