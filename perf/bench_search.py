@@ -88,7 +88,8 @@ def bench(catalog: Path, index_root: Path, n_queries: int, *, reference: int, st
     index_mb = sum(p.stat().st_size for p in index.index_dir.iterdir()) / 2**20
     size = len(index)
 
-    warmup, calls = _split(query_mix(catalog, size, WARMUP + n_queries), WARMUP)
+    mix = query_mix(catalog, size, WARMUP + n_queries)
+    warmup, calls = mix[:WARMUP], mix[WARMUP:]
     for call in warmup:  # other queries than the timed ones: they warm the JIT, not these answers
         index.find(**call)
     wall, cpu, pages = timed(index.find, calls)
@@ -202,10 +203,6 @@ def _cut_short(index: Any, call: dict, reference_kept: list[dict]) -> bool:
 
     ours = [card for page in range(1, MAX_PAGE + 1) for card in index.find(**{**call, "page": page, "sort": "default"})]
     return len(reference_kept) < KEPT_HITS and ours[: len(reference_kept)] == reference_kept
-
-
-def _split(calls: list[dict], first: int) -> tuple[list[dict], list[dict]]:
-    return calls[:first], calls[first:]
 
 
 def query_mix(catalog: Path, size: int, n: int) -> list[dict]:
