@@ -3,8 +3,6 @@ designed with), threshold decisions unchanged, and no torch import on the way.""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -13,8 +11,8 @@ import pytest
 from benchmarks.shoppingbench.tasks import load_official
 from evaluators import embeddings
 from evaluators.embeddings import Embedder, MeanPoolEncoder, NumpyBert, default_model_path, gelu_
+from tests._cold_python import run_python
 
-REPO = Path(__file__).resolve().parent.parent
 EDGE_CASES = [
     "",
     "   padded with spaces   ",
@@ -109,8 +107,7 @@ def test_scoring_encodes_without_importing_torch(tmp_path: Path) -> None:
         "print(round(embedder.cosine('red wool scarf', 'scarf in red wool'), 3))\n"
         "assert 'torch' not in sys.modules and 'transformers' not in sys.modules, 'torch was imported'\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=300,
-                          env={"PATH": "/usr/bin:/bin", "SHOPBENCH_HOME": str(tmp_path), "PYTHONPATH": str(REPO)})
+    done = run_python(code, home=tmp_path)
     assert done.returncode == 0, done.stderr
     assert 0.8 < float(done.stdout) <= 1.0
     cached = Embedder(default_model_path(), "minilm", embeddings.VectorCache(next(tmp_path.rglob("*.sqlite"))))

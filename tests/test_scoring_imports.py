@@ -4,8 +4,6 @@ neither torch, transformers, sentence-transformers nor scipy.stats, and the scip
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -14,8 +12,7 @@ from scipy.stats import pearsonr
 
 from benchmarks.shoppingbench.schema import CorpusRecord
 from evaluators.stats import pearson
-
-REPO = Path(__file__).resolve().parent.parent
+from tests._cold_python import run_python
 
 SCORE = """
 import sys
@@ -63,9 +60,7 @@ def test_scoring_a_run_imports_nothing_heavy(tmp_path: Path) -> None:
         views = [("view_product_information", {"product_ids": ids})] * (i % 3)  # a statistic that varies
         write_episode(run, task, [*views, ("recommend_product", {"product_ids": ids}),
                                   ("terminate", {"status": "success"})])
-    done = subprocess.run([sys.executable, "-c", SCORE, str(run), str(catalog_path)], cwd=REPO, capture_output=True,
-                          text=True, timeout=300, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO),
-                                                       "SHOPBENCH_HOME": str(tmp_path / "home")})
+    done = run_python(SCORE, str(run), str(catalog_path), home=tmp_path / "home")
     assert done.returncode == 0, done.stderr
     scored, titles, defined, heavy = done.stdout.split()
     assert int(scored) == 40 and int(titles) >= 15  # titles were compared: the embedder was loaded and used
