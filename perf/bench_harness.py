@@ -49,8 +49,10 @@ from mcp_server.episodes import Episode  # noqa: E402
 
 SPENT: dict[str, float] = defaultdict(float)
 """Seconds spent in each timed part of the harness (summed over calls and threads)."""
-FIRST_MODEL_CALL: list[float] = []
-LAST_MODEL_CALL: list[float] = []
+FIRST_BEGIN: dict[str, float] = {}
+LAST_END: dict[str, float] = {}
+"""perf_counter when each timed part was first entered and last left (the run's setup ends where its first start_task
+begins, its teardown begins where its last tool call ends: neither overlaps the round trips counted on their own)."""
 
 
 class FixedLatencyOracle(OracleBaseline):
@@ -62,13 +64,9 @@ class FixedLatencyOracle(OracleBaseline):
 
     async def generate(self, messages, tools=None, config=None) -> ModelOutput:
         began = time.perf_counter()
-        if not FIRST_MODEL_CALL:
-            FIRST_MODEL_CALL.append(began)
         await asyncio.sleep(self.latency_s)
         output = await super().generate(messages, tools, config)
-        ended = time.perf_counter()
-        FixedLatencyOracle.model_time += ended - began
-        LAST_MODEL_CALL[:] = [ended]
+        FixedLatencyOracle.model_time += time.perf_counter() - began
         return output.model_copy(update={"latency_s": self.latency_s})
 
 
@@ -79,10 +77,12 @@ def _timed(owner: type, name: str, part: str) -> None:
 
         async def timed_async(*args: Any, **kwargs: Any) -> Any:
             began = time.perf_counter()
+            FIRST_BEGIN.setdefault(part, began)
             try:
                 return await original(*args, **kwargs)
             finally:
-                SPENT[part] += time.perf_counter() - began
+                LAST_END[part] = time.perf_counter()
+                SPENT[part] += LAST_END[part] - began
 
         setattr(owner, name, timed_async)
     else:
@@ -114,8 +114,8 @@ async def measure(tasks_per_intent: int, concurrency: int, work: Path) -> tuple[
     """(wall s, model s summed over calls, episodes completed, perf_counter at the run's start)."""
     FixedLatencyOracle.model_time = 0.0
     SPENT.clear()
-    FIRST_MODEL_CALL.clear()
-    LAST_MODEL_CALL.clear()
+    FIRST_BEGIN.clear()
+    LAST_END.clear()
     config = RunConfig(benchmark="shoppingbench", model="fixed-latency-oracle", limit=tasks_per_intent,
                        concurrency=concurrency, out=work / f"run-{tasks_per_intent}-{concurrency}",
                        cache_path=work / f"cache-{tasks_per_intent}-{concurrency}.sqlite")
@@ -156,11 +156,11 @@ def print_breakdown(wall: float, model: float, *, began_run: float, steps: int, 
     per_step = 1000 / steps
     spent = dict(SPENT)
     wrappers = spent.pop("model wrappers (incl. the model)", 0.0) - model
-    setup = FIRST_MODEL_CALL[0] - began_run if FIRST_MODEL_CALL else 0.0
-    teardown = began_run + wall - LAST_MODEL_CALL[0] if LAST_MODEL_CALL else 0.0
+    setup = FIRST_BEGIN.get("start_task round trip", began_run) - began_run
+    teardown = began_run + wall - LAST_END.get("tool round trip", began_run + wall)
     print(f"  per step (ms, summed over the {concurrency} worker(s); {episodes} start_task calls spread over steps):")
-    print(f"    run setup before the first model call   {setup * per_step * concurrency:6.2f}  ({setup * 1000:.0f} ms)")
-    print(f"    run teardown after the last model call  {teardown * per_step * concurrency:6.2f}  "
+    print(f"    run setup before the first start_task   {setup * per_step * concurrency:6.2f}  ({setup * 1000:.0f} ms)")
+    print(f"    run teardown after the last tool call   {teardown * per_step * concurrency:6.2f}  "
           f"({teardown * 1000:.0f} ms)")
     order = ["start_task round trip", "  server: Episode() (worker thread)", "tool round trip",
              "  server: Episode.call (worker thread)", "  client: output-schema validation"]
