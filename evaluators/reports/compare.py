@@ -87,10 +87,11 @@ def outcomes(result: Any, metric: str | None = None) -> list[Outcome]:
         return [Outcome(s.intent, s.task_id, s.epoch, float(s.value if metric == "ASR" else s.rule), metric == "ASR")
                 for s in result.scores]
     found = []
+    per_item = item_metrics(result.benchmark)
     for item_id, score in getattr(result, "scores", {}).items():
         if score.score is None or score.excluded:
             continue
-        binary = not item_metrics(result.benchmark) or score.extra.get("metric") == "accuracy"
+        binary = not per_item or score.extra.get("metric") == "accuracy"
         found.append(Outcome(score.task, item_id, 0, float(score.score), binary))
     return found
 
