@@ -178,7 +178,7 @@ class TrajectoryWriter:
         self.write_all([event])
 
     def write_all(self, events: list[StartEvent | StepEvent | EndEvent]) -> None:
-        """Append several events with one flush (a QA episode is written whole once its answer is in)."""
+        """Append several events with one flush."""
         if self._handle is None:
             self._handle = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - kept open until close()
         self._handle.write("".join(event.model_dump_json() + "\n" for event in events))
