@@ -100,7 +100,7 @@ class Embedder:
 
     @property
     def model(self) -> Any:
-        """The loaded SentenceTransformer (loaded now if it was not yet)."""
+        """The loaded encoder, with SentenceTransformer's `.encode` (loaded now if it was not yet; see _load_model)."""
         if self._model is None:
             self._model = _load_model(self.path)
         return self._model
