@@ -44,6 +44,8 @@ BUILTINS: tuple[str, ...] = (
 """Modules whose import registers the built-in benchmarks, in the order commands list them."""
 
 ENTRY_POINT_GROUP = "shopbench.benchmarks"
+OVERALL_AS_SCORED = "as the scorer aggregates"
+"""Reports' words for an overall row whose benchmark says nothing more (or is not registered here)."""
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,7 @@ class BenchmarkSpec:
     """How its headline is formed, and so how reports aggregate differences between runs: "groups", the unweighted
     mean of the group means (the paper's average over intents, the reference's mean over tasks), or "pooled", the
     mean over all items (IntentionQA's accuracy over valid items)."""
-    overall: str = "as the scorer aggregates"
+    overall: str = OVERALL_AS_SCORED
     """Reports' words for the overall row, e.g. "unweighted mean over intents (the paper's average)"."""
     compared_metrics: tuple[str, ...] = ()
     """The metrics comparisons of runs cover (default: the primary metric alone)."""
@@ -139,7 +141,8 @@ def register_question(
     scores_failed_calls: bool = False,
     version: int = 1,
     aggregation: Aggregation = "groups",
-    overall: str = "as the scorer aggregates",
+    overall: str = OVERALL_AS_SCORED,
+    compared_metrics: tuple[str, ...] = (),
     item_metrics: bool = False,
 ) -> Callable[[type[Q]], type[Q]]:
     """Class decorator registering a `QuestionBenchmark` (name, promptings and item schema read from the class)."""
@@ -163,6 +166,7 @@ def register_question(
                 version=version,
                 aggregation=aggregation,
                 overall=overall,
+                compared_metrics=compared_metrics,
                 item_metrics=item_metrics,
             )
         )

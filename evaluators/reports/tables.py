@@ -19,6 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from benchmarks.registry import OVERALL_AS_SCORED
 from evaluators.reports.audit import AuditResult, audit_run
 from evaluators.reports.compare import (
     Comparison,
@@ -309,7 +310,7 @@ def metric_tables(runs: list[ScoredRun]) -> list[ReportTable]:
                     if per_item:
                         cells.insert(1, _item_metric(group, task_metric))
                     table.rows.append(cells)
-            overall = spec.overall if spec else "as the scorer aggregates"
+            overall = spec.overall if spec else OVERALL_AS_SCORED
             table.note = (f"overall: {overall}; printed only for a run "
                           "that covers its whole task set. Wilson intervals only for one binary outcome per task.")
             tables.append(table)
