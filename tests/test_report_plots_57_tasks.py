@@ -115,3 +115,19 @@ def test_a_pair_sharing_no_task_gets_no_empty_panel(runs) -> None:
     assert len(figure.axes) == 1 and "shared tasks" in figure.axes[0].get_title()
     with pytest.raises(ValueError, match="shares a task"):
         paired_figure([disjoint], "score")
+
+
+
+def test_a_one_run_figure_keeps_its_whole_title(tmp_path) -> None:
+    from shopbench.cli import app
+
+    out = tmp_path / "iqa"
+    result = CliRunner().invoke(app, ["run", "intentionqa", "--model", "random", "--limit", "2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    figure = rate_figure(load_runs([out]), "accuracy")  # one panel, short labels: narrower than a one-line title
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    title = figure._suptitle.get_window_extent(renderer)
+    assert title.x0 >= 0 and title.x1 <= figure.bbox.width, "the figure title is cut off at the sides"
+    for axes in figure.axes:
+        assert axes.title.get_window_extent(renderer).y1 <= title.y0, "the figure title runs into a panel title"

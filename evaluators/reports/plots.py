@@ -14,6 +14,7 @@ is visible as "0.00", not as a missing bar), and an error bar only where there i
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,10 @@ LABEL_WIDTH = 40
 LABEL_CHAR_IN = 0.068
 """Approximate width in inches of one character of an 8-point tick label (sizes the label margin)."""
 SUPTITLE_IN = 0.32
-"""Height added to the figure for its title, in inches."""
+"""Height added to the figure for its title, in inches (and SUPTITLE_LINE_IN for each line it wraps onto)."""
+SUPTITLE_LINE_IN = 0.16
+SUPTITLE_CHAR_IN = 0.075
+"""Approximate width in inches of one character of the 9-point title (where it wraps: a one-run figure is narrow)."""
 
 
 def _pyplot() -> Any:
@@ -145,8 +149,18 @@ def rate_figure(runs: list[ScoredRun], metric: str) -> Any:
     runs = kind_order(runs)
     groups = _plot_groups(runs, metric)
     row_in, label_in = _label_layout(groups)
-    height_in = max(2.6, row_in * len(groups) + 1.4 + SUPTITLE_IN)
     width_in = min(4.2 * len(runs), 18) + label_in
+    binary = [set(_wilson_by_group(run, metric)) & set(groups) for run in runs]
+    if all(found == set(groups) for found in binary):
+        interval_kind = "Wilson 95% interval (binary success per task)"
+    elif any(binary):
+        interval_kind = "Wilson 95% interval where success is binary per task, else 95% bootstrap over tasks"
+    else:
+        interval_kind = "95% bootstrap interval over tasks"
+    title = textwrap.fill(f"{runs[0].result.benchmark}: {metric} per group, with {interval_kind}",
+                          width=int(width_in / SUPTITLE_CHAR_IN))
+    extra_lines = title.count("\n")
+    height_in = max(2.6, row_in * len(groups) + 1.4 + SUPTITLE_IN + SUPTITLE_LINE_IN * extra_lines)
     figure, axes_list = plt.subplots(1, len(runs), figsize=(width_in, height_in), sharey=True, squeeze=False)
     positions = list(range(len(groups)))
     for axes, run, colour in zip(axes_list[0], runs, _colours(runs), strict=True):
@@ -175,16 +189,7 @@ def rate_figure(runs: list[ScoredRun], metric: str) -> Any:
     first = axes_list[0][0]
     first.set_yticks(positions, [_label(g) for g in groups], fontsize=8)
     first.set_ylim(len(groups) - 0.5, -0.5)  # first group on top, no empty rows above or below
-    binary = [set(_wilson_by_group(run, metric)) & set(groups) for run in runs]
-    if all(found == set(groups) for found in binary):
-        interval_kind = "Wilson 95% interval (binary success per task)"
-    elif any(binary):
-        interval_kind = "Wilson 95% interval where success is binary per task, else 95% bootstrap over tasks"
-    else:
-        interval_kind = "95% bootstrap interval over tasks"
-    benchmark = runs[0].result.benchmark
-    figure.suptitle(f"{benchmark}: {metric} per group, with {interval_kind}", fontsize=9, y=1 - 0.08 / height_in,
-                    va="top")
+    figure.suptitle(title, fontsize=9, y=1 - 0.08 / height_in, va="top")
     figure.tight_layout()  # it keeps the title (placed in inches from the top) clear of the panel titles
     return figure
 
