@@ -25,6 +25,10 @@ META_KEYS: dict[str, str] = {
     "(or pass agent_name / agent_kind)",
 }
 
+MAX_EPOCHS = 1000
+"""Epochs are numbered 0..MAX_EPOCHS-1: start_task refuses a larger epoch and `run --epochs` a larger count, so one
+stray episode cannot make pass^k (computed for every k up to the epochs a task has) run for hours."""
+
 TASKS_URI = "shopbench://tasks"
 TOOLS_URI = "shopbench://tools"
 
