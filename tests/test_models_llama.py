@@ -9,6 +9,7 @@ from evaluators.models._llama_cpp import (
     ARGUMENT_MAX_CHARS,
     SUMMARISED,
     SUMMARY_CHUNK,
+    build_llama,
     compact_observation,
     render_messages,
     tool_call_schema,
@@ -66,7 +67,6 @@ def test_the_embedded_model_runs_from_a_q8_0_copy_recorded_with_its_source(tmp_p
     it predicts the same next tokens as the shipped file (to within activation rounding: an exact F16 copy of the
     Q4_1 weights agrees with the shipped file on ~95% of next tokens too)."""
     import numpy as np
-    from llama_cpp import Llama
 
     monkeypatch.setenv("SHOPBENCH_HOME", str(tmp_path))
     identity = get_model("llama-cpp:smollm2").identity()
@@ -85,7 +85,7 @@ def test_the_embedded_model_runs_from_a_q8_0_copy_recorded_with_its_source(tmp_p
                       "I want the cheapest crunchy chips; recommend it and then terminate."]) * 2
 
     def predictions(path: str) -> np.ndarray:
-        llm = Llama(model_path=path, n_ctx=1024, n_threads=1, logits_all=True, verbose=False)
+        llm = build_llama(path, n_ctx=1024, n_threads=1, logits_all=True)
         tokens = llm.tokenize(text.encode(), add_bos=False)
         llm.eval(tokens)
         best = np.asarray(llm.scores[: len(tokens)]).argmax(axis=1)

@@ -32,8 +32,6 @@ import json
 import os
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -83,7 +81,9 @@ REQUIRED_ONLY_DEFAULT = {EMBEDDED}
 models get every parameter; `llama-cpp:<path>?required_only` (or ModelOptions.extra) opts in."""
 
 _LOCK = threading.Lock()
-_LOADED: dict[tuple[str, int, int, int], Any] = {}
+_LOADED: dict[tuple[str, int, int, int, bool], Any] = {}
+_NATIVE_IO_LOCK = threading.Lock()
+"""Held while llama.cpp loads or writes a model with its output silenced (see build_llama)."""
 
 
 THREADS_ENV = "SHOPBENCH_LLAMA_THREADS"
@@ -166,7 +166,7 @@ def requantized(source: Path, target_type: str = FAST_TYPE) -> Path:
     params.allow_requantize = True
     params.nthread = physical_cores()
     try:
-        with suppress_stdout_stderr(disable=False):
+        with _NATIVE_IO_LOCK, suppress_stdout_stderr(disable=False):
             failed = llama_cpp.llama_model_quantize(str(source).encode(), str(partial).encode(), params)
         if failed:
             raise ModelSpecError(f"llama-cpp: could not requantize {source} to {target_type} (llama.cpp code {failed})")
@@ -204,40 +204,54 @@ def _close_loaded() -> None:
 
 def _load(path: Path, n_ctx: int, n_gpu_layers: int) -> Any:
     threads = physical_cores()
-    key = (str(path), n_ctx, n_gpu_layers, threads)
+    repack = os.environ.get(REPACK_ENV) == "1"
+    key = (str(path), n_ctx, n_gpu_layers, threads, repack)
     with _LOCK:
         if key not in _LOADED:
-            from llama_cpp import Llama
-
-            with _weight_repacking(os.environ.get(REPACK_ENV) == "1"):
-                _LOADED[key] = Llama(model_path=str(path), n_ctx=n_ctx, n_gpu_layers=n_gpu_layers, n_threads=threads,
-                                     n_threads_batch=threads, n_batch=N_BATCH, n_ubatch=N_BATCH, verbose=False)
+            _LOADED[key] = build_llama(path, repack=repack, n_ctx=n_ctx, n_gpu_layers=n_gpu_layers,
+                                       n_threads=threads, n_threads_batch=threads, n_batch=N_BATCH, n_ubatch=N_BATCH)
         return _LOADED[key]
 
 
-@contextmanager
-def _weight_repacking(enabled: bool) -> Iterator[None]:
-    """llama.cpp repacks weights into "extra buffer types" (AMX, AArch64 layouts) by default. On CPUs that report
-    AMX inside VMs that do not grant it (seen on this project's machines), decoding then segfaults, so shopbench
-    loads without them unless SHOPBENCH_LLAMA_REPACK=1. Llama() exposes no flag for it: the default model
-    parameters are adjusted while the model loads."""
-    import llama_cpp.llama_cpp as low
+def build_llama(path: Path | str, *, repack: bool | None = None, **settings: Any) -> Any:
+    """The one place a llama_cpp.Llama is built (the backend's cache and the tests alike), so none skips the guard
+    against weight repacking: llama.cpp repacks weights into "extra buffer types" (AMX, AVX2/AArch64 layouts) by
+    default, and its AMX matmul segfaults on some hosts that report AMX (llama.cpp issue 20824: Sapphire Rapids, VMs
+    that do not grant it), so shopbench loads without them unless `repack` (default: $SHOPBENCH_LLAMA_REPACK=1).
+    `settings` are Llama's keyword arguments (verbose defaults to False).
 
-    if enabled:
-        yield
-        return
-    original = low.llama_model_default_params
+    Loads are serialised: with verbose=False llama-cpp-python silences llama.cpp by pointing file descriptors 1 and 2
+    at /dev/null and back, and two loads doing that at once can leave them pointed at /dev/null for good."""
+    extra_buffers = os.environ.get(REPACK_ENV) == "1" if repack is None else repack
+    settings.setdefault("verbose", False)
+    with _NATIVE_IO_LOCK:
+        return _guarded_llama_class()(str(path), extra_buffers=extra_buffers, **settings)
 
-    def without_extra_buffers() -> Any:
-        params = original()
-        params.use_extra_bufts = False
-        return params
 
-    low.llama_model_default_params = without_extra_buffers
-    try:
-        yield
-    finally:
-        low.llama_model_default_params = original
+@cache
+def _guarded_llama_class() -> type:
+    """A Llama subclass whose model parameters carry `extra_buffers` into the load. Llama() has no flag for
+    use_extra_bufts, but its constructor assigns `self.model_params` from llama.cpp's defaults and loads the model
+    from that attribute in the same call; a property on the subclass sets the flag on the way in. Nothing
+    process-wide is swapped (as patching llama_cpp's default-parameters function would be), so loads that overlap in
+    other threads cannot undo each other's setting."""
+    from llama_cpp import Llama
+
+    class GuardedLlama(Llama):
+        def __init__(self, model_path: str, *, extra_buffers: bool, **settings: Any) -> None:
+            self._extra_buffers = extra_buffers
+            super().__init__(model_path, **settings)
+
+        @property
+        def model_params(self) -> Any:
+            return self._model_params
+
+        @model_params.setter
+        def model_params(self, params: Any) -> None:
+            params.use_extra_bufts = self._extra_buffers
+            self._model_params = params
+
+    return GuardedLlama
 
 
 def tool_call_schema(tools: list[ToolSpec], required_only: bool = False) -> dict[str, Any]:
