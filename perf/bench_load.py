@@ -53,8 +53,9 @@ QUERIES = ("shirt cotton", "running shoes", "backpack college", "phone case", "d
 
 
 def serve(port: int, runs: Path) -> None:
-    from mcp_server.server import build_server, serve_http
+    from mcp_server.server import build_server
     from mcp_server.shopping_suite import ShoppingSuite
+    from mcp_server.transports import serve_http
     from mcp_server.world import GENERATED_SET, default_world
 
     world = default_world()

@@ -19,9 +19,10 @@ from mcp import Client
 
 from mcp_server.episode_client import EpisodeClient, read_reply
 from mcp_server.protocol import RECORD_MALFORMED_TOOL, TASKS_URI
-from mcp_server.server import DEFAULT_PAGE_SIZE, EPISODE_URI, build_server, http_app
+from mcp_server.server import DEFAULT_PAGE_SIZE, EPISODE_URI, build_server
 from mcp_server.shopping_suite import ShoppingSuite
 from mcp_server.trajectory import episode_path, read_trajectory
+from mcp_server.transports import http_app
 from mcp_server.world import GENERATED_SET
 from tests._fake_serper import SlowSerper
 

@@ -54,8 +54,9 @@ def register(app: typer.Typer) -> None:
         """
         import anyio
 
-        from mcp_server.server import build_server, is_loopback, serve_http, serve_stdio, stdout_to_stderr
+        from mcp_server.server import build_server
         from mcp_server.suites import NotPlayable, build_suites, check_playable
+        from mcp_server.transports import is_loopback, serve_http, serve_stdio, stdout_to_stderr
 
         if transport is Transport.http and not is_loopback(host) and not token:
             raise typer.BadParameter(f"binding {host} exposes the server beyond this machine; pass --token",

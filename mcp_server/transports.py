@@ -1,0 +1,248 @@
+"""The transports around the MCP server (mcp_server.server): stdio, and streamable HTTP with its ASGI middleware
+(bearer token, DNS-rebinding checks on loopback, a JSON-RPC guard in front of the SDK's handler).
+
+Kept apart from the server so the server's tools, state and episodes read without the wire; this module imports
+the server, never the other way round.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, redirect_stdout
+from typing import Any
+
+import anyio
+from mcp.server.mcpserver import MCPServer
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
+from mcp_types import (
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    PARSE_ERROR,
+    ErrorData,
+    JSONRPCError,
+    jsonrpc_message_adapter,
+)
+from pydantic import ValidationError
+from starlette.responses import JSONResponse
+
+from mcp_server.server import ShopbenchServer
+
+__all__ = [
+    "BearerTokenAuth",
+    "JsonRpcGuard",
+    "garbage_reply",
+    "http_app",
+    "is_loopback",
+    "loopback_security",
+    "serve_http",
+    "serve_stdio",
+    "stdout_to_stderr",
+]
+
+
+def require_session_handshake(server: MCPServer[Any]) -> None:
+    """Make auto-negotiating HTTP clients use the initialize handshake (which carries a session) by declining
+    the stateless `server/discover` probe; their SDKs fall back on any error there."""
+
+    async def decline_discover(ctx: Any, call_next: Any) -> Any:
+        if ctx.method == "server/discover":
+            raise MCPError(code=METHOD_NOT_FOUND, message="shopbench keeps per-session episodes: use initialize")
+        return await call_next(ctx)
+
+    if not any(getattr(mw, "__name__", "") == "decline_discover" for mw in server.middleware):
+        server.middleware.append(decline_discover)
+
+
+class BearerTokenAuth:
+    """ASGI middleware: every HTTP request must carry `Authorization: Bearer <token>` (the scheme in any case, as
+    RFC 9110 says), else 401."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        self.app, self.expected = app, token.encode()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            supplied = dict(scope.get("headers") or []).get(b"authorization", b"")
+            scheme, _, credentials = supplied.strip().partition(b" ")
+            if scheme.lower() != b"bearer" or not hmac.compare_digest(credentials.strip(), self.expected):
+                response = JSONResponse(
+                    {"error": "unauthorized: send Authorization: Bearer <token>"},
+                    status_code=401,
+                    headers={"WWW-Authenticate": "Bearer"},
+                )
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def loopback_security(host: str) -> TransportSecuritySettings:
+    """DNS-rebinding protection for a loopback bind: only Host/Origin headers naming this machine are accepted. (The
+    SDK turns it on by itself for 127.0.0.1, ::1 and localhost only; any other loopback address, e.g. 127.0.0.2,
+    gets it here.)"""
+    bare = host.strip("[]")
+    shown = f"[{bare}]" if ":" in bare else bare
+    hosts = list(dict.fromkeys([shown, "127.0.0.1", "localhost", "[::1]"]))
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[f"{name}:*" for name in hosts],
+        allowed_origins=[f"http://{name}:*" for name in hosts],
+    )
+
+
+def http_app(server: ShopbenchServer, *, host: str = "127.0.0.1", token: str | None = None) -> Any:
+    """The streamable-HTTP ASGI app (path /mcp). Binding beyond loopback requires a token; on any loopback address
+    the Host/Origin (DNS-rebinding) checks stay on."""
+    if not is_loopback(host) and not token:
+        raise ValueError(f"binding {host} exposes the server beyond this machine: pass --token to require bearer auth")
+    require_session_handshake(server)
+    security = loopback_security(host) if is_loopback(host) else None
+    # Plain JSON responses: the tools send no progress or server-to-client requests mid-call, and an SSE stream per
+    # POST costs the server a task, a memory stream and a socket per call.
+    app = JsonRpcGuard(server.streamable_http_app(host=host, transport_security=security, json_response=True))
+    return BearerTokenAuth(app, token) if token else app
+
+
+async def serve_http(server: ShopbenchServer, *, host: str = "127.0.0.1", port: int = 8765,
+                     token: str | None = None) -> None:
+    """Serve over streamable HTTP until interrupted; running episodes are abandoned on the way out."""
+    import uvicorn
+
+    config = uvicorn.Config(http_app(server, host=host, token=token), host=host, port=port, log_level="warning")
+    try:
+        await uvicorn.Server(config).serve()
+    finally:
+        server.abandon_all()
+
+
+async def serve_stdio(server: ShopbenchServer) -> None:
+    """Serve one client over stdin/stdout; when it closes the pipe, its running episode is abandoned. A line that is
+    not a JSON-RPC message gets a JSON-RPC error reply (and a line on stderr) instead of silence."""
+    from mcp.server.stdio import stdio_server
+
+    try:
+        # MCPServer.run_stdio_async() is stdio_server() + the low-level run, and the SDK's stdin reader hands an
+        # unparsable line to the session as an Exception, which the session only logs: the client then waits forever.
+        # There is no public hook for it, so the same two steps are done here with a filter in between that answers
+        # those Exceptions (the SDK keeps its stdin/stdout claim; `_lowlevel_server` is the one private name used).
+        async with stdio_server() as (read_stream, write_stream):
+            sender, receiver = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+
+            async def answer_garbage() -> None:
+                async with sender:
+                    async for item in read_stream:
+                        if isinstance(item, Exception):
+                            reply = garbage_reply(item)
+                            log_garbage("stdio", reply)
+                            await write_stream.send(SessionMessage(reply))
+                        else:
+                            await sender.send(item)
+
+            lowlevel = server._lowlevel_server
+            async with anyio.create_task_group() as group:
+                group.start_soon(answer_garbage)
+                await lowlevel.run(receiver, write_stream, lowlevel.create_initialization_options())
+                group.cancel_scope.cancel()
+    finally:
+        server.abandon_all("the client disconnected")
+
+
+def garbage_reply(error: Exception) -> JSONRPCError:
+    """The JSON-RPC error answering a message that could not be read: -32700 Parse error for bytes that are not JSON
+    (invalid JSON, lone surrogates, nesting past the parser's depth limit), -32600 Invalid Request for JSON that is not
+    one request object (a batch, a number, a request with a bad field) with its id where one can be read. The message
+    never carries pydantic's wording."""
+    details = error.errors() if isinstance(error, ValidationError) else []
+    if not details or any(detail["type"] == "json_invalid" for detail in details):
+        reason = next((str(d.get("ctx", {}).get("error", "")) for d in details if d["type"] == "json_invalid"), "")
+        message = f"Parse error: the message is not valid JSON ({reason})" if reason else "Parse error"
+        return JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(code=PARSE_ERROR, message=message))
+    whole = next((d["input"] for d in details if len(d["loc"]) <= 1), None)
+    if isinstance(whole, list):
+        message = "Invalid Request: batches are not supported; send one JSON-RPC request object per message"
+        return JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(code=INVALID_REQUEST, message=message))
+    if not isinstance(whole, dict):
+        whole = next((d["input"] for d in details if isinstance(d["input"], dict) and "jsonrpc" in d["input"]), None)
+    request_id = whole.get("id") if isinstance(whole, dict) else None
+    if isinstance(request_id, bool) or not isinstance(request_id, (int, str)):
+        request_id = None
+    fields = sorted({str(d["loc"][1]) for d in details if len(d["loc"]) >= 2 and d["loc"][0] == "JSONRPCRequest"})
+    hint = f" (check {', '.join(fields)})" if fields and isinstance(whole, dict) else ""
+    message = f"Invalid Request: not a JSON-RPC 2.0 request, notification or response object{hint}"
+    return JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=INVALID_REQUEST, message=message))
+
+
+def log_garbage(transport: str, reply: JSONRPCError) -> None:
+    print(f"shopbench serve ({transport}): answered an unreadable message with {reply.error.code} "
+          f"{reply.error.message}", file=sys.stderr, flush=True)
+
+
+class JsonRpcGuard:
+    """ASGI middleware in front of the SDK's streamable-HTTP handler: a POST body that is not one JSON-RPC message
+    gets HTTP 400 with a JSON-RPC -32700 / -32600 error (see garbage_reply) before it reaches the SDK, whose own
+    answer to such bodies is -32602 with pydantic's validation text. Good bodies pass through untouched (replayed)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        while True:
+            event = await receive()
+            if event["type"] == "http.disconnect":
+                return
+            chunks.append(event.get("body", b""))
+            if not event.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        try:
+            jsonrpc_message_adapter.validate_json(body, by_name=False)
+        except ValidationError as error:
+            reply = garbage_reply(error)
+            log_garbage("http", reply)
+            content = reply.model_dump(mode="json", by_alias=True, exclude_unset=True)
+            await JSONResponse(content, status_code=400)(scope, receive, send)
+            return
+        replayed = False
+
+        async def replay() -> Any:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+@contextmanager
+def stdout_to_stderr() -> Iterator[None]:
+    """Send everything written to stdout — by Python, the JVM under Pyserini or C libraries — to stderr while the
+    world loads, so nothing lands on the stdio protocol channel before the transport claims it."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        with redirect_stdout(sys.stderr):
+            yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
