@@ -163,6 +163,28 @@ def read_models(
     return items
 
 
+def read_json_model(path: Path | str, model: type[M]) -> M:
+    """One JSON document (a manifest, world.json) as `model`. A missing file is FileNotFoundError; anything else
+    wrong (a directory, bytes that are not UTF-8, invalid JSON, a value off the model) is DataFileError naming the
+    file and the line: the line of the JSON error, or the line where the offending top-level key is written."""
+    path = Path(path)
+    lines = [line for _, line in iter_lines(path, skip_blank=False)]
+    try:
+        value = json.loads("\n".join(lines))
+    except json.JSONDecodeError as error:
+        raise DataFileError(path, error.lineno, f"not valid JSON ({error.msg} at column {error.colno})") from None
+    except RecursionError:
+        raise DataFileError(path, 1, "JSON nested too deeply") from None
+    if not isinstance(value, dict):
+        raise DataFileError(path, 1, f"expected a JSON object, found {json_type(value)}")
+    try:
+        return model.model_validate(value)
+    except ValidationError as error:
+        key = next((str(part) for part in error.errors()[0]["loc"][:1]), "")
+        line = next((n for n, text in enumerate(lines, start=1) if f'"{key}"' in text), 1) if key else 1
+        raise DataFileError(path, line, _short(error)) from None
+
+
 def check_unique(path: Path | str, number: int, key: K, first_line: dict[K, int], what: str = "id") -> None:
     """Record `key` as seen on line `number`; a key seen before raises DataFileError naming both lines."""
     if key in first_line:

@@ -100,6 +100,14 @@ def pass_hat_k(trials: Sequence[tuple[int, int]], k: int) -> float | None:
     return float(np.mean(estimates))
 
 
+def pass_hat_curve(trials: Sequence[tuple[int, int]]) -> dict[int, float | None]:
+    """pass^k for every k that some task has tries for (k = 1 .. the most tries of one task); empty when no task was
+    tried twice. Bounded by the tries that exist, not by the epoch numbers they carry: one episode recorded as epoch
+    10^9 is one try, not a billion values of k to compute."""
+    most = max((n for n, _ in trials), default=0)
+    return {k: pass_hat_k(trials, k) for k in range(1, most + 1)} if most > 1 else {}
+
+
 class Correlation(BaseModel):
     """Pearson's r between two paired samples, with what a reader needs to judge it."""
 

@@ -19,9 +19,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal, TextIO
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
-from benchmarks.jsonl import write_text_atomic
+from benchmarks.jsonl import DataFileError, read_json_model, write_text_atomic
 
 SCHEMA_VERSION = 1
 MANIFEST_FILE = "manifest.json"
@@ -201,23 +201,30 @@ def episode_path(run_dir: Path, episode_id: str) -> Path:
 
 
 def read_trajectory(path: Path) -> Trajectory:
-    """Read an episode file. A torn last line (a crash mid-write) is ignored; any other bad line is an error."""
+    """Read an episode file. A torn last line (a crash mid-write, even mid-character) is ignored; any other bad line,
+    a file that cannot be read and a file without a start event are DataFileError naming the file (and line). A
+    missing file is FileNotFoundError."""
+    path = Path(path)
+    if path.is_dir():
+        raise DataFileError(path, 1, "is a directory, not an episode file")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{path}: no such episode file") from None
+    except OSError as error:
+        raise DataFileError(path, 1, f"cannot be read ({error.strerror or error})") from None
     start: StartEvent | None = None
     steps: list[StepEvent] = []
     end: EndEvent | None = None
     # Split on "\n" only: str.splitlines() also breaks at U+2028, U+2029 and U+0085, which JSON leaves unescaped.
-    lines = Path(path).read_text(encoding="utf-8").split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    lines = [(number, line) for number, line in enumerate(data.split(b"\n"), start=1) if line.strip()]
+    for position, (number, line) in enumerate(lines):
         try:
-            event = _EVENT.validate_json(line)
-        except ValueError as error:
-            if number == len(lines):
+            event = _EVENT.validate_json(line.decode("utf-8"))
+        except (UnicodeDecodeError, ValidationError) as error:
+            if position == len(lines) - 1:
                 break
-            raise ValueError(f"{path}:{number}: not a trajectory event ({str(error).splitlines()[0]})") from None
+            raise DataFileError(path, number, _event_problem(error)) from None
         if isinstance(event, StartEvent):
             start = event
         elif isinstance(event, StepEvent):
@@ -225,8 +232,21 @@ def read_trajectory(path: Path) -> Trajectory:
         else:
             end = event
     if start is None:
-        raise ValueError(f"{path}: no start event")
+        raise DataFileError(path, 1, "no start event (not an episode file, or one cut short before its first event)")
     return Trajectory(start=start, steps=steps, end=end)
+
+
+def _event_problem(error: UnicodeDecodeError | ValidationError) -> str:
+    """What is wrong with one line, in one line: bad bytes, invalid JSON, or the first field off the schema."""
+    if isinstance(error, UnicodeDecodeError):
+        return f"not valid UTF-8 (byte 0x{error.object[error.start]:02x} at column {error.start + 1})"
+    first = error.errors()[0]
+    if first["type"] == "json_invalid":
+        return f"not valid JSON ({first['msg'].removeprefix('Invalid JSON: ').replace('line 1 column', 'column')})"
+    if first["type"] == "union_tag_invalid":
+        return "not a trajectory event (its \"event\" must be start, step or end)"
+    where = ".".join(str(part) for part in first["loc"])
+    return f"not a trajectory event ({where}: {first['msg']})" if where else f"not a trajectory event ({first['msg']})"
 
 
 def iter_episode_files(run_dir: Path) -> list[Path]:
@@ -234,7 +254,11 @@ def iter_episode_files(run_dir: Path) -> list[Path]:
 
 
 def read_manifest(run_dir: Path) -> RunManifest:
-    return RunManifest.model_validate_json((Path(run_dir) / MANIFEST_FILE).read_text(encoding="utf-8"))
+    """The run's manifest.json; a missing one is FileNotFoundError, a bad one DataFileError naming file and line."""
+    path = Path(run_dir) / MANIFEST_FILE
+    if not path.exists():
+        raise FileNotFoundError(f"{run_dir} is not a run directory (no {MANIFEST_FILE})")
+    return read_json_model(path, RunManifest)
 
 
 @contextmanager

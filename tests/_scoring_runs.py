@@ -17,6 +17,7 @@ from mcp_server.trajectory import (
     StepEvent,
     Usage,
     episode_path,
+    read_manifest,
     write_manifest,
 )
 
@@ -72,16 +73,18 @@ def write_episode(
     *,
     finished: bool = True,
     epoch: int = 0,
-    kind: str = "model",
-    name: str = "test-model",
+    kind: str | None = None,
+    name: str | None = None,
     output_tokens: int | None = 20,
 ) -> str:
-    """One episode: start, one step per (tool, arguments), then an end event (unless unfinished)."""
+    """One episode: start, one step per (tool, arguments), then an end event (unless unfinished). The player is the
+    run manifest's agent unless `kind` / `name` say otherwise."""
     episode_id = f"{task.task_id}-e{epoch}-{uuid.uuid4().hex[:6]}"
+    player = read_manifest(run_dir).agent
     events: list[StartEvent | StepEvent | EndEvent] = [
         StartEvent(episode_id=episode_id, benchmark="shoppingbench", task_set=task.task_set, task_id=task.task_id,
-                   intent=task.intent, epoch=epoch, instruction=task.instruction, agent=agent(kind, name),
-                   max_steps=30)
+                   intent=task.intent, epoch=epoch, instruction=task.instruction,
+                   agent=agent(kind or player.kind, name or player.name), max_steps=30)
     ]
     recommended = None
     for index, (tool, arguments) in enumerate(calls):

@@ -308,7 +308,7 @@ def test_oracle_style_run_scores_one_on_every_intent_and_reports_unfinished(tmp_
     assert [s.intent for s in result.intents] == ["product", "shop", "voucher", "web"]
     assert all(s.asr.value == 1.0 and s.exact_id.value == 1.0 for s in result.intents)
     assert result.overall_asr.value == 1.0
-    assert len(result.unfinished) == 1 and len(result.problems) == 1 and "broken.jsonl" in result.problems[0]
+    assert len(result.unfinished) == 1 and len(result.unreadable) == 1 and "broken.jsonl:1" in result.unreadable[0]
     assert result.stats[result.scores[0].episode_id].product_views == 1
 
 

@@ -17,8 +17,9 @@ from benchmarks.registry import get_benchmark, resolve
 from evaluators.predictions import read_qa_predictions
 from evaluators.qa.scorers import OutputScorer
 from evaluators.scoring import MetricRow, ScoreOptions
+from evaluators.scoring.episodes import read_run_episodes
 from evaluators.stats import bootstrap_ci
-from mcp_server.trajectory import Trajectory, iter_episode_files, read_manifest, read_trajectory
+from mcp_server.trajectory import Trajectory, read_manifest
 
 
 @dataclass
@@ -34,6 +35,10 @@ class QAScoreResult:
     """item id → episode id (run directories only)."""
     not_scored: dict[str, int] = field(default_factory=dict)
     """Why some episodes or items did not count: unfinished, abandoned, failed calls, unanswered items."""
+    unreadable: list[str] = field(default_factory=list)
+    """Episode files that could not be read, one line each ("FILE:LINE: problem"): not scored."""
+    episode_files: int = 0
+    """How many episode files the run folder holds (0 for predictions)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -42,6 +47,7 @@ class QAScoreResult:
             "items": {item_id: score.report() for item_id, score in self.scores.items()},
             **{key: value for key, value in self.summary.items()},
             "not_scored": self.not_scored,
+            "unreadable": self.unreadable,
         }
 
     def metric_rows(self) -> list[MetricRow]:
@@ -112,15 +118,11 @@ class QAScorer:
 
     def score_run(self, run_dir: Path, options: ScoreOptions) -> QAScoreResult:
         manifest = read_manifest(run_dir)
+        episodes = read_run_episodes(run_dir, manifest, options.agent)
         latest: dict[str, Trajectory] = {}
-        not_scored = {"unfinished": 0, "unreadable": 0, "no_answer": 0}
+        not_scored = {"unfinished": 0, "unreadable": len(episodes.unreadable), "no_answer": 0}
         task_sets: set[str] = set()
-        for path in iter_episode_files(run_dir):
-            try:
-                trajectory = read_trajectory(path)
-            except ValueError:
-                not_scored["unreadable"] += 1
-                continue
+        for trajectory in episodes.trajectories:
             if trajectory.start.benchmark != self.benchmark:
                 continue
             task_sets.add(trajectory.start.task_set)
@@ -145,6 +147,7 @@ class QAScorer:
         prompting = options.prompting or manifest.parameters.get("prompting") or self.questions.promptings[0]
         result = self._score(items, outputs, prompting, options, not_scored)
         result.episodes = {item_id: t.episode_id for item_id, t in latest.items()}
+        result.unreadable, result.episode_files = episodes.unreadable, episodes.files
         return result
 
     def _score(

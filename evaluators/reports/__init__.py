@@ -45,10 +45,9 @@ class ReportFiles:
 
 def load_runs(run_dirs: list[Path], options: ScoreOptions | None = None) -> list[ScoredRun]:
     """Score each run directory; labels are the agent names, made unique with the folder name when they repeat."""
-    for run_dir in run_dirs:
-        if not (Path(run_dir) / "manifest.json").is_file():
-            raise FileNotFoundError(f"{run_dir} is not a run directory (no manifest.json)")
-    runs = [ScoredRun(Path(d), read_manifest(d), score_run(d, options)) for d in run_dirs]
+    manifests = [read_manifest(d) for d in run_dirs]  # every folder checked before any is scored
+    runs = [ScoredRun(Path(d), manifest, score_run(d, options))
+            for d, manifest in zip(run_dirs, manifests, strict=True)]
     names = Counter(run.manifest.agent.name for run in runs)
     for run in runs:
         name = run.manifest.agent.name
@@ -121,6 +120,10 @@ def _notes(runs: list[ScoredRun]) -> list[str]:
     notes = ["Intervals are 95% percentile bootstrap intervals over tasks (10,000 resamples, seed 0); binary rates "
              "also get a Wilson score interval. Paired comparisons use only the tasks both runs played "
              "(paired bootstrap of A − B; exact McNemar test on the discordant tasks)."]
+    for run in runs:
+        if run.result.unreadable:
+            notes.append(f"{run.label}: {len(run.result.unreadable)} of {run.result.episode_files} episode files "
+                         "could not be read and are not scored: " + "; ".join(run.result.unreadable))
     partial = [run for run in runs if run.coverage is not None and not run.coverage.complete]
     if partial:
         notes.append("Runs cover different task sets: " + "; ".join(

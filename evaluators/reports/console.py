@@ -47,13 +47,14 @@ def shoppingbench_renderables(result: ShoppingBenchResult) -> list[Any]:
                       result.overall_car.text(), "", *([""] * len(FIELD_HEADERS)), style="bold")
     out: list[Any] = [table]
 
-    if result.epochs > 1:
+    ks = sorted({k for summary in result.intents for k in summary.pass_k})
+    if ks:
         passk = Table(title=f"pass^k over {result.epochs} epochs", title_justify="left")
         passk.add_column("intent")
-        for k in range(1, result.epochs + 1):
+        for k in ks:
             passk.add_column(f"pass^{k}", justify="right")
         for summary in result.intents:
-            passk.add_row(summary.label, *(number(summary.pass_k.get(k)) for k in range(1, result.epochs + 1)))
+            passk.add_row(summary.label, *(number(summary.pass_k.get(k)) for k in ks))
         out.append(passk)
 
     if any(summary.failures for summary in result.intents):

@@ -50,6 +50,7 @@ from evaluators.runs.orchestrate import (
 )
 from evaluators.runs.pricing import PriceTable
 from evaluators.runs.shards import parse_shard
+from mcp_server.protocol import MAX_EPOCHS
 from mcp_server.suites import TaskListing, TaskSuite, build_suites, check_playable
 from mcp_server.trajectory import AgentInfo, RunManifest, episode_path
 
@@ -148,6 +149,9 @@ def check_options(spec: BenchmarkSpec, config: RunConfig) -> None:
         raise RunOptionError(f"{spec.name} supports --prompting {', '.join(spec.promptings)}; not {config.prompting!r}")
     if spec.kind == "agentic" and config.protocol is not None and config.protocol not in spec.promptings:
         raise RunOptionError(f"{spec.name} supports --protocol {', '.join(spec.promptings)}; not {config.protocol!r}")
+    if not 1 <= config.epochs <= MAX_EPOCHS:
+        raise RunOptionError(f"--epochs must be 1 to {MAX_EPOCHS} (epochs are numbered 0..{MAX_EPOCHS - 1}); "
+                             f"got {config.epochs}")
     if config.resume and (config.out is None or not Path(config.out).is_dir()):
         where = "needs --out (the run folder to continue)" if config.out is None else f"{config.out} does not exist"
         raise RunDirError(f"--resume {where}; start a new run without --resume")

@@ -8,13 +8,15 @@ A scorer implements the `Scorer` protocol:
         benchmark = "my-bench"
 
         def score_run(self, run_dir: Path, options: ScoreOptions) -> ScoreResult:
-            # read manifest.json + episodes/*.jsonl (mcp_server.trajectory); report unfinished/unreadable episodes
-            # in the result instead of raising
+            # read the episodes with evaluators.scoring.episodes.read_run_episodes (one agent's; unreadable files
+            # listed, not raised) and report unfinished and unreadable episodes in the result
         def score_predictions(self, predictions: Path, options: ScoreOptions) -> ScoreResult:
             # bare predictions from another harness (options.items / options.catalog say against what)
 
 and returns a `ScoreResult`:
 - `benchmark`, `primary_metric` (the rate plotted and compared, e.g. "ASR", "accuracy");
+- `unreadable` and `episode_files`: the episode files that could not be read, of how many (`score` and `report`
+  exit non-zero when any could not);
 - `metric_rows()`: flat MetricRow(group, metric, value, low, high, n) — the rows `shopbench report` tabulates and
   plots across runs (group = intent / task / skill / "overall"; give low/high from evaluators.stats when it is a rate);
 - `episode_success()`: episode_id → success, for finished episodes (distillation export keeps the True ones);
@@ -35,7 +37,7 @@ from typing import Any, Protocol, runtime_checkable
 from pydantic import BaseModel, Field
 
 from benchmarks.registry import UnknownBenchmarkError, benchmark_names, get_benchmark, resolve
-from mcp_server.trajectory import MANIFEST_FILE, read_manifest
+from mcp_server.trajectory import read_manifest
 
 __all__ = [
     "MetricRow", "ScoreOptions", "ScoreResult", "Scorer", "UnknownBenchmarkError", "get_scorer", "score_run",
@@ -56,6 +58,8 @@ class ScoreOptions(BaseModel):
     """Question benchmarks: the item file the predictions answer."""
     prompting: str | None = None
     """Question benchmarks: the prompting mode whose parser reads the raw outputs (zero-shot, cot, ...)."""
+    agent: str | None = None
+    """Run folders holding several agents' episodes: score only this one ("kind:name" or the name)."""
     extra: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -74,6 +78,10 @@ class MetricRow(BaseModel):
 class ScoreResult(Protocol):
     benchmark: str
     primary_metric: str
+    unreadable: list[str]
+    """Episode files of the run that could not be read, one line each ("FILE:LINE: problem")."""
+    episode_files: int
+    """How many episode files the run folder holds (0 for predictions)."""
 
     def metric_rows(self) -> list[MetricRow]: ...
 
@@ -107,9 +115,8 @@ def get_scorer(name: str) -> Scorer:
 
 
 def score_run(run_dir: Path | str, options: ScoreOptions | None = None) -> ScoreResult:
-    """Score a run directory with the scorer of the benchmark its manifest names."""
+    """Score a run directory with the scorer of the benchmark its manifest names (a missing manifest is
+    FileNotFoundError, a bad one DataFileError naming the file and line)."""
     run_dir = Path(run_dir)
-    if not (run_dir / MANIFEST_FILE).is_file():
-        raise FileNotFoundError(f"{run_dir} is not a run directory (no {MANIFEST_FILE})")
     manifest = read_manifest(run_dir)
     return get_scorer(manifest.benchmark).score_run(run_dir, options or ScoreOptions())

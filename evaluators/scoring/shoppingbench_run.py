@@ -21,10 +21,11 @@ from benchmarks.shoppingbench.tasks import OFFICIAL_SET, load_official
 from evaluators.embeddings import REFERENCE_MODEL, embedder_name, load_embedder
 from evaluators.scoring import MetricRow, ScoreOptions
 from evaluators.scoring.catalog import ProductLookup, load_catalog_products
+from evaluators.scoring.episodes import read_run_episodes
 from evaluators.scoring.shoppingbench import PREDICTION_FIELDS, TaskScore, ids_to_look_up, score_task, title_pairs
 from evaluators.scoring.trajectory_stats import STATISTICS, TrajectoryStats, correlations, trajectory_stats
-from evaluators.stats import Correlation, Interval, bootstrap_ci, pass_hat_k, stratified_bootstrap_ci
-from mcp_server.trajectory import AgentInfo, Trajectory, iter_episode_files, read_manifest, read_trajectory
+from evaluators.stats import Correlation, Interval, bootstrap_ci, pass_hat_curve, stratified_bootstrap_ci
+from mcp_server.trajectory import AgentInfo, Trajectory, read_manifest
 
 BENCHMARK: Final = "shoppingbench"
 SUMMARY_FIELDS = ("title", "price", "service", "sku_attrs", "shop", "budget", "kw")
@@ -62,6 +63,8 @@ class ShoppingBenchResult(BaseModel):
     embedder: str
     reference_embedder: str = REFERENCE_MODEL
     epochs: int = 1
+    """The most epochs one task was played in (pass^k is given up to the most tries of one task), counted, not read
+    from the epoch numbers: an episode recorded as epoch 10^9 is one epoch."""
     scores: list[TaskScore]
     stats: dict[str, TrajectoryStats] = Field(default_factory=dict)
     """Episode id → App. F statistics (runs only)."""
@@ -72,8 +75,12 @@ class ShoppingBenchResult(BaseModel):
     end_status: dict[str, int] = Field(default_factory=dict)
     unfinished: list[str] = Field(default_factory=list)
     """Episodes with no end event (crashed or still running): not scored."""
+    unreadable: list[str] = Field(default_factory=list)
+    """Episode files that could not be read, one line each ("FILE:LINE: problem"): not scored."""
+    episode_files: int = 0
+    """How many episode files the run folder holds (0 for predictions)."""
     problems: list[str] = Field(default_factory=list)
-    """What could not be scored (unreadable files, unknown tasks) or may be scored wrongly (another world)."""
+    """What could not be scored (other benchmarks, unknown tasks) or may be scored wrongly (another world)."""
 
     def metric_rows(self) -> list[MetricRow]:
         rows = []
@@ -132,7 +139,10 @@ def summarize(
     summaries = []
     per_intent_success: list[list[float]] = []
     per_intent_rule: list[list[float]] = []
-    epochs = max((s.epoch for s in scores), default=0) + 1
+    played: dict[str, set[int]] = defaultdict(set)
+    for score in scores:
+        played[score.task_id].add(score.epoch)
+    epochs = max(map(len, played.values()), default=1)
     for intent in INTENTS:
         mine = [s for s in scores if s.intent == intent]
         if not mine:
@@ -157,7 +167,7 @@ def summarize(
             car=bootstrap_ci(rule),
             exact_id=bootstrap_ci(exact),
             fields={name: _mean(getattr(s, name) for s in mine) for name in SUMMARY_FIELDS},
-            pass_k={k: pass_hat_k(trials, k) for k in range(1, epochs + 1)} if epochs > 1 else {},
+            pass_k=pass_hat_curve(trials) if epochs > 1 else {},
             failures={c: n for c, n in Counter(s.failure for s in mine if s.failure).items()},
             statistics={name: _mean(getattr(st, name) for st in episode_stats) for name in STATISTICS},
             correlations=correlations(episode_stats, episode_success) if episode_stats else {},
@@ -225,23 +235,21 @@ def score_trajectories(
     embedder: str | None = None,
     *,
     world_hash: str | None = None,
+    agent: str | None = None,
     **details: Any,
 ) -> ShoppingBenchResult:
     """Score every finished ShoppingBench episode of a run directory; `tasks_for(task_set)` supplies the tasks.
-    With `world_hash`, episodes whose start event names another world are flagged (their scores may be wrong)."""
+    With `world_hash`, episodes whose start event names another world are flagged (their scores may be wrong).
+    A folder of several agents is refused unless `agent` picks one (evaluators.scoring.episodes)."""
+    episodes = read_run_episodes(run_dir, read_manifest(run_dir), agent)
     jobs, stats, unfinished, problems = [], {}, [], []
     end_status: Counter[str] = Counter()
     task_sets: dict[str, dict[str, ShoppingTask]] = {}
     other_worlds: set[str] = set()
-    for path in iter_episode_files(run_dir):
-        try:
-            trajectory = read_trajectory(path)
-        except (ValueError, OSError) as error:
-            problems.append(f"{path.name}: {error}")
-            continue
+    for trajectory in episodes.trajectories:
         start = trajectory.start
         if start.benchmark != BENCHMARK:
-            problems.append(f"{path.name}: benchmark {start.benchmark!r}, not {BENCHMARK!r}")
+            problems.append(f"{start.episode_id}: benchmark {start.benchmark!r}, not {BENCHMARK!r}")
             continue
         if not trajectory.finished:
             unfinished.append(start.episode_id)
@@ -254,7 +262,7 @@ def score_trajectories(
                 task_sets[start.task_set] = {}
         task = task_sets[start.task_set].get(start.task_id)
         if task is None:
-            problems.append(f"{path.name}: task {start.task_id!r} is not in task set {start.task_set!r}")
+            problems.append(f"{start.episode_id}: task {start.task_id!r} is not in task set {start.task_set!r}")
             continue
         if world_hash and start.world and world_hash not in start.world:
             other_worlds.add(start.world)
@@ -267,7 +275,8 @@ def score_trajectories(
                            f"{world_hash}: pass --world with the run's world")
     scores = score_many(jobs, lookup, embedder)
     return summarize(scores, embedder=embedder_name(embedder), stats=stats, run_dir=str(run_dir),
-                     end_status=dict(end_status), unfinished=unfinished, problems=problems, **details)
+                     end_status=dict(end_status), unfinished=unfinished, problems=problems, agent=episodes.agent,
+                     unreadable=episodes.unreadable, episode_files=episodes.files, **details)
 
 
 class Prediction(BaseModel):
@@ -322,8 +331,8 @@ class ShoppingBenchScorer:
 
         return score_trajectories(
             Path(run_dir), tasks_for, world_lookup(world), options.embedder,
-            world_hash=world.info.content_hash,
-            run_id=manifest.run_id, agent=manifest.agent, world=_world_label(world),
+            world_hash=world.info.content_hash, agent=options.agent,
+            run_id=manifest.run_id, world=_world_label(world),
         )
 
     def score_predictions(self, predictions: Path, options: ScoreOptions) -> ShoppingBenchResult:

@@ -15,16 +15,25 @@ def register(app: typer.Typer) -> None:
         world: Path | None = typer.Option(None, "--world", help="ShoppingBench: world folder (default: each run's)."),
         embedder: str | None = typer.Option(None, "--embedder", help="Sentence-transformers model folder."),
     ) -> None:
-        """Per-group rates with intervals, failure categories, tokens and cost; humans vs models when given."""
+        """Per-group rates with intervals, failure categories, tokens and cost; humans vs models when given.
+
+        Exits 1 when some episode files could not be read (each is named, with its line; the report says so too).
+        """
         from evaluators.reports import load_runs, write_report
         from evaluators.scoring import ScoreOptions, UnknownBenchmarkError
+        from evaluators.scoring.episodes import unreadable_lines
 
         try:
             scored = load_runs(runs, ScoreOptions(world=world, embedder=embedder))
-        except (UnknownBenchmarkError, FileNotFoundError, ValueError) as error:
+        except (UnknownBenchmarkError, OSError, ValueError) as error:
             typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
             raise typer.Exit(2) from None
         files = write_report(scored, out)
         typer.echo(f"report: {files.markdown} and {files.html}")
         for plot in files.plots:
             typer.echo(f"plot: {plot}")
+        unread = [line for run in scored
+                  for line in unreadable_lines(run.run_dir, run.result.unreadable, run.result.episode_files)]
+        if unread:
+            typer.secho("error: " + "\n".join(unread), fg=typer.colors.RED, err=True)
+            raise typer.Exit(1)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from benchmarks.registry import names_help
+from mcp_server.protocol import MAX_EPOCHS
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -42,7 +43,7 @@ def run(
                                             "(product, shop, voucher, web) or a question benchmark's task name."),
     task_id: list[str] | None = typer.Option(None, "--task-id", rich_help_panel=SHARED,
                                              help="Only these task or item ids (repeatable)."),
-    epochs: int = typer.Option(1, "--epochs", min=1, rich_help_panel=SHARED,
+    epochs: int = typer.Option(1, "--epochs", min=1, max=MAX_EPOCHS, rich_help_panel=SHARED,
                                help="Play every task K times (pass^k)."),
     concurrency: int = typer.Option(1, "--concurrency", "-c", min=1, rich_help_panel=SHARED,
                                     help="Episodes played at once."),

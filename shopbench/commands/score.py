@@ -27,24 +27,34 @@ def register(app: typer.Typer) -> None:
             None, "--items", help="Question benchmarks: the items the predictions answer."
         ),
         prompting: str | None = typer.Option(None, "--prompting", help="Question benchmarks: zero-shot, cot, ..."),
+        agent: str | None = typer.Option(
+            None, "--agent", help="A run folder holding several agents' episodes: score this one (KIND:NAME or NAME)."
+        ),
     ) -> None:
-        """Score a run directory (any player: model, MCP client, human), or --predictions with --benchmark."""
+        """Score a run directory (any player: model, MCP client, human), or --predictions with --benchmark.
+
+        Exits 1 when some episode files could not be read (each is named, with its line), after scoring the rest.
+        """
         from rich.console import Console
 
         from benchmarks.jsonl import DataFileError, write_json_atomic
         from evaluators.embeddings import EmbedderError
         from evaluators.scoring import ScoreOptions, UnknownBenchmarkError, get_scorer, score_run
+        from evaluators.scoring.episodes import unreadable_lines
 
         if json_out is not None and json_out.is_dir():
             typer.secho(f"error: --json {json_out}: is a directory; give a file name", fg=typer.colors.RED, err=True)
             raise typer.Exit(2)
-        options = ScoreOptions(world=world, embedder=embedder, catalog=catalog, items=items, prompting=prompting)
+        options = ScoreOptions(world=world, embedder=embedder, catalog=catalog, items=items, prompting=prompting,
+                               agent=agent)
         try:
             if predictions is not None:
                 if benchmark is None:
                     raise typer.BadParameter("--predictions needs --benchmark NAME")
                 if run_dir is not None:
                     raise typer.BadParameter("give either RUN_DIR or --predictions, not both")
+                if agent is not None:
+                    raise typer.BadParameter("--agent picks one agent's episodes of a RUN_DIR, not of --predictions")
                 result = get_scorer(benchmark).score_predictions(predictions, options)
             elif run_dir is not None:
                 result = score_run(run_dir, options)
@@ -65,3 +75,6 @@ def register(app: typer.Typer) -> None:
                 typer.secho(f"error: cannot write {json_out}: {error}", fg=typer.colors.RED, err=True)
                 raise typer.Exit(1) from None
             console.print(f"scores written to {json_out}")
+        if run_dir is not None and (unread := unreadable_lines(run_dir, result.unreadable, result.episode_files)):
+            typer.secho("error: " + "\n".join(unread), fg=typer.colors.RED, err=True)
+            raise typer.Exit(1)
