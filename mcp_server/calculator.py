@@ -71,6 +71,8 @@ def _walk(node: ast.AST) -> float:
     if isinstance(node, ast.Constant):
         if isinstance(node.value, bool) or not isinstance(node.value, int | float):
             raise CalculationError(f"{node.value!r} is not a number; use only {ALLOWED_SYNTAX}")
+        if not math.isfinite(node.value):  # a literal like 1e999 reads as infinity; 1 / 1e999 would then give 0
+            raise CalculationError("a number in the expression is too large (it reads as infinity)")
         return float(node.value)
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
         return _UNARY[type(node.op)](_walk(node.operand))

@@ -9,11 +9,12 @@ observation the agent can act on. The sandbox knows the world, never the task, s
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, FiniteFloat, ValidationError, WithJsonSchema
 
 from benchmarks.shoppingbench.schema import SERVICES, Product, Voucher
 from benchmarks.shoppingbench.voucher import quote, within_budget
@@ -132,14 +133,19 @@ class CalculateArgs(Arguments):
     voucher_type: Literal["platform", "shop"] | None = Field(
         None, description="Cart form: platform (applies to all products) or shop (only when all come from one shop)."
     )
-    threshold: float | None = Field(None, description="Cart form: the voucher needs a total of at least this much.")
+    # Voucher amounts are FiniteFloat: "NaN" and "Infinity" are refused (a NaN threshold would let any cart reach it).
+    threshold: FiniteFloat | None = Field(
+        None, description="Cart form: the voucher needs a total of at least this much."
+    )
     discount_type: Literal["fixed", "percentage"] | None = Field(None, description="Cart form: fixed or percentage.")
-    face_value: float | None = Field(None, description="Cart form, fixed vouchers: the amount taken off.")
-    discount: float | None = Field(
+    face_value: FiniteFloat | None = Field(None, description="Cart form, fixed vouchers: the amount taken off.")
+    discount: FiniteFloat | None = Field(
         None, description="Cart form, percentage vouchers: the discount as a fraction (25% is 0.25)."
     )
-    cap: float | None = Field(None, description="Cart form, percentage vouchers: the most the discount can take off.")
-    budget: float | None = Field(None, description="Cart form, optional: say whether the cart fits this budget.")
+    cap: FiniteFloat | None = Field(
+        None, description="Cart form, percentage vouchers: the most the discount can take off."
+    )
+    budget: FiniteFloat | None = Field(None, description="Cart form, optional: say whether the cart fits this budget.")
 
 
 class WebSearchArgs(Arguments):
@@ -431,5 +437,5 @@ def _voucher(args: CalculateArgs) -> Voucher | None:
         raise ToolCallError(f"calculate: the voucher needs {', '.join(missing)}")
     if args.discount is not None and not 0 < args.discount <= 1:
         raise ToolCallError(f"calculate: discount is a fraction between 0 and 1 (25% is 0.25), got {args.discount:g}")
-    budget = args.budget if args.budget is not None else float("inf")
+    budget = args.budget if args.budget is not None else sys.float_info.max  # no budget: the largest finite amount
     return Voucher(budget=budget, **given)

@@ -224,7 +224,7 @@ def read_trajectory(path: Path) -> Trajectory:
         except (UnicodeDecodeError, ValidationError) as error:
             if position == len(lines) - 1:
                 break
-            raise DataFileError(path, number, _event_problem(error)) from None
+            raise DataFileError(path, number, event_problem(error)) from None
         if isinstance(event, StartEvent):
             start = event
         elif isinstance(event, StepEvent):
@@ -236,8 +236,9 @@ def read_trajectory(path: Path) -> Trajectory:
     return Trajectory(start=start, steps=steps, end=end)
 
 
-def _event_problem(error: UnicodeDecodeError | ValidationError) -> str:
-    """What is wrong with one line, in one line: bad bytes, invalid JSON, or the first field off the schema."""
+def event_problem(error: UnicodeDecodeError | ValidationError) -> str:
+    """What is wrong with one line of an episode file, in one line: bad bytes, invalid JSON, or the first field off
+    the schema (pydantic's own first line only says how many errors there are)."""
     if isinstance(error, UnicodeDecodeError):
         return f"not valid UTF-8 (byte 0x{error.object[error.start]:02x} at column {error.start + 1})"
     first = error.errors()[0]

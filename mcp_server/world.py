@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from benchmarks.home import shopbench_home
-from benchmarks.jsonl import DataFileError, iter_lines, read_jsonl, write_jsonl
+from benchmarks.jsonl import DataFileError, iter_lines, read_json_model, read_jsonl, write_jsonl
 from benchmarks.shoppingbench.schema import CorpusRecord, Product, ShoppingTask
 from benchmarks.shoppingbench.tasks import OFFICIAL_DIR, OFFICIAL_SET, load_official, load_task_set
 
@@ -87,10 +87,7 @@ class World:
             raise FileNotFoundError(
                 f"{root} is not a shopbench world (no {WORLD_JSON}); create one with `shopbench world generate` "
                 "or `shopbench world import`")
-        try:
-            info = WorldInfo.model_validate_json(path.read_text(encoding="utf-8"))
-        except ValidationError as error:
-            raise DataFileError(path, 1, str(error).splitlines()[0]) from None
+        info = read_json_model(path, WorldInfo)
         if not (root / CATALOG).is_file():
             raise FileNotFoundError(f"{root} is not a complete world: {CATALOG} is missing")
         return cls(root, info)

@@ -13,11 +13,13 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from benchmarks.jsonl import DataFileError
 from mcp_server.trajectory import (
     EndEvent,
     RunManifest,
     StartEvent,
     Trajectory,
+    event_problem,
     iter_episode_files,
     read_manifest,
     read_trajectory,
@@ -106,15 +108,20 @@ def _last_line(handle, size: int) -> bytes:
 
 
 def summarise_episode(run_dir: Path, path: Path) -> EpisodeSummary:
-    """Read only the start and end events of one episode file (raises ValueError naming the file)."""
-    with open(path, "rb") as handle:
-        size = os.fstat(handle.fileno()).st_size
-        first = handle.readline()
-        last = _last_line(handle, size)
+    """Read only the start and end events of one episode file (raises DataFileError naming the file and line)."""
+    if path.is_dir():
+        raise DataFileError(path, 1, "is a directory, not an episode file")
+    try:
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            first = handle.readline()
+            last = _last_line(handle, size)
+    except OSError as error:
+        raise DataFileError(path, 1, f"cannot be read ({error.strerror or error})") from None
     try:
         start = StartEvent.model_validate_json(first)
     except ValidationError as error:
-        raise ValueError(f"{path}:1: not a start event ({str(error).splitlines()[0]})") from None
+        raise DataFileError(path, 1, f"not a start event: {event_problem(error)}") from None
     end = None
     if last and last != first.rstrip(b"\r\n") and b'"event":"end"' in last.replace(b" ", b""):
         try:
@@ -125,7 +132,8 @@ def summarise_episode(run_dir: Path, path: Path) -> EpisodeSummary:
 
 
 def load_run(run_dir: Path | str) -> RunIndex:
-    """Index a run directory lazily. A missing manifest is allowed (a run still being written)."""
+    """Index a run directory lazily. A missing manifest is allowed (a run still being written); a bad one is
+    DataFileError. Episode files that cannot be summarised are listed in `problems`, one line each."""
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise FileNotFoundError(f"{run_dir}: no such run directory")
@@ -137,6 +145,6 @@ def load_run(run_dir: Path | str) -> RunIndex:
     for path in iter_episode_files(run_dir):
         try:
             episodes.append(summarise_episode(run_dir, path))
-        except ValueError as error:
+        except DataFileError as error:
             problems.append(str(error))
     return RunIndex(run_dir=run_dir, manifest=manifest, episodes=episodes, problems=problems)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, FiniteFloat
 
 Intent = Literal["product", "shop", "voucher", "web"]
 """Official intent names: product finder, multi-product shop, coupon & budget, knowledge ("web")."""
@@ -100,17 +100,18 @@ class Target(BaseModel):
 
 
 class Voucher(BaseModel):
-    """The voucher of a coupon & budget task."""
+    """The voucher of a coupon & budget task. Every amount is a finite number: NaN compares false with everything,
+    so a NaN threshold would let any basket "reach" it, and JSON readers accept NaN and Infinity."""
 
     voucher_type: Literal["platform", "shop"]
-    threshold: float
+    threshold: FiniteFloat
     discount_type: Literal["fixed", "percentage"]
-    face_value: float | None = None
-    discount: float | None = None
+    face_value: FiniteFloat | None = None
+    discount: FiniteFloat | None = None
     """A fraction (0.25 = 25%)."""
-    cap: float | None = None
-    price_after_voucher: float | None = None
-    budget: float
+    cap: FiniteFloat | None = None
+    price_after_voucher: FiniteFloat | None = None
+    budget: FiniteFloat
 
 
 class ShoppingTask(BaseModel):

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from benchmarks.jsonl import DataFileError, json_type, read_jsonl
+from benchmarks.jsonl import DataFileError, _short, json_type, read_jsonl
 from benchmarks.shoppingbench.schema import (
     INTENTS,
     TASK_FILES,
@@ -62,7 +62,9 @@ def load_task_file(path: Path | str, intent: Intent, task_set: str) -> list[Shop
             tasks.append(parse_task(record, intent, index, task_set))
         except KeyError as error:
             raise DataFileError(path, number, f"missing field {error.args[0]!r}") from None
-        except (ValidationError, ValueError, TypeError) as error:
+        except ValidationError as error:
+            raise DataFileError(path, number, _short(error)) from None  # its first line only counts the errors
+        except (ValueError, TypeError) as error:
             raise DataFileError(path, number, str(error).splitlines()[0]) from None
     return tasks
 

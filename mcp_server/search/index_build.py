@@ -17,7 +17,9 @@ import queue
 import shutil
 import socket
 import threading
-from collections.abc import Callable
+import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -48,6 +50,48 @@ class BadRecord(ValueError):
     """A source line is not a valid record (reported as DataFileError naming the file and line)."""
 
 
+class DamagedIndexError(ValueError):
+    """An index folder Lucene cannot open (a file missing or cut short). Lucene's own report is a Java stack trace;
+    this names the folder, the file when Lucene does, and how to rebuild it."""
+
+    def __init__(self, index_dir: Path, detail: str) -> None:
+        self.index_dir, self.detail = index_dir, detail
+        super().__init__(f"{index_dir}: the search index is damaged ({detail}); rebuild it with "
+                         f"`shopbench world index {index_dir.parent.parent}`, which replaces it")
+
+
+def check_index(index_dir: Path) -> None:
+    """Refuse (DamagedIndexError) an index whose last commit cannot be read or lists a file that is not there."""
+    if not any(index_dir.glob("segments_*")):
+        raise DamagedIndexError(index_dir, "no segments_N file, the commit that lists its files")
+    autoclass = lucene_runtime.autoclass
+    with lucene_runtime.java_lock, opening(index_dir):
+        directory = autoclass("org.apache.lucene.store.FSDirectory").open(
+            autoclass("java.nio.file.Paths").get(str(index_dir)))
+        try:
+            files = list(autoclass("org.apache.lucene.index.SegmentInfos").readLatestCommit(directory)
+                         .files(True).toArray())
+        finally:
+            directory.close()
+    missing = sorted(name for name in files if not (index_dir / name).is_file())
+    if missing:
+        raise DamagedIndexError(index_dir, f"{', '.join(missing)} missing")
+
+
+@contextmanager
+def opening(index_dir: Path) -> Iterator[None]:
+    """Turn a Java exception raised while opening the index at `index_dir` into DamagedIndexError."""
+    try:
+        yield
+    except Exception as error:
+        classname = getattr(error, "classname", None)  # pyjnius' JavaException names the Java class it wraps
+        if classname is None:
+            raise
+        message = " ".join(str(getattr(error, "innermessage", None) or "").split())  # one line
+        name = str(classname).rsplit(".", 1)[-1]
+        raise DamagedIndexError(index_dir, f"{name}: {message}" if message else name) from None
+
+
 def content_hash(path: Path) -> str:
     """SHA-256 of the file's bytes (streamed), shortened to HASH_LENGTH hex digits."""
     with open(path, "rb") as handle:
@@ -67,7 +111,10 @@ def open_or_build(
     key = content_hash(source)
     final = index_root / key
     if final.is_dir():
-        if is_current(final):
+        check_index(final)
+        with opening(final):
+            current = is_current(final)
+        if current:
             return final, key
         shutil.rmtree(final)
     index_root.mkdir(parents=True, exist_ok=True)
@@ -230,6 +277,10 @@ def _feed(
                     bar.update(count, raw.tell())
         except UnicodeDecodeError:
             raise DataFileError(source, number + 1, "not valid UTF-8") from None
+        except EOFError:
+            raise DataFileError(source, number + 1, "the gzip stream ends early (a truncated file?)") from None
+        except (gzip.BadGzipFile, zlib.error) as error:
+            raise DataFileError(source, number + 1, f"corrupt gzip data ({error})") from None
         batches.put(batch)
         return count + len(batch)
 

@@ -26,7 +26,8 @@ class KnowledgeIndex:
             index_build.index_jsonl(corpus_path, out_dir, _KnowledgeIndexer, label="knowledge", progress=progress)
 
         index_dir, key = index_build.open_or_build(corpus_path, index_root, build)
-        return cls(index_dir, key)
+        with index_build.opening(index_dir):
+            return cls(index_dir, key)
 
     def search(self, q: str, max_results: int = 10) -> list[dict[str, str]]:
         """The best `max_results` documents for `q`, best first, as {url, title, content}."""

@@ -131,7 +131,8 @@ class ProductIndex:
             )
 
         index_dir, key = index_build.open_or_build(catalog_path, index_root, build, is_current=_is_sorted_by_id)
-        return cls(index_dir, key)
+        with index_build.opening(index_dir):
+            return cls(index_dir, key)
 
     def find(
         self,

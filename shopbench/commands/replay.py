@@ -23,9 +23,15 @@ def register(app: typer.Typer) -> None:
 
         Example: shopbench replay runs/gpt-4.1 runs/human-ana --task shop-0007
         """
+        from benchmarks.jsonl import DataFileError
         from shopbench_tui.replay import ReplayApp
 
         for run in runs:
             if not run.is_dir():
                 raise typer.BadParameter(f"{run}: no such run directory", param_hint="RUNS")
-        ReplayApp(runs, task=task, score=score, world=world).run()
+        try:
+            app = ReplayApp(runs, task=task, score=score, world=world)  # indexes the runs: a bad manifest fails here
+        except (DataFileError, OSError) as error:
+            typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
+            raise typer.Exit(2) from None
+        app.run()

@@ -17,9 +17,14 @@ def register(app: typer.Typer) -> None:
 
         Example: shopbench results runs/gpt-4.1 runs/human-ana runs/human-ben
         """
+        from benchmarks.jsonl import DataFileError
+        from mcp_server.trajectory import read_manifest
         from shopbench_tui.results import ResultsApp
 
         for run in runs:
-            if not (run / "manifest.json").is_file():
-                raise typer.BadParameter(f"{run}: not a run directory (no manifest.json)", param_hint="RUNS")
+            try:
+                read_manifest(run)
+            except (DataFileError, OSError) as error:
+                typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
+                raise typer.Exit(2) from None
         ResultsApp(runs, world=world).run()

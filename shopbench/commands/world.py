@@ -8,6 +8,10 @@ from typing import TYPE_CHECKING
 import typer
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from mcp_server.search.knowledge_index import KnowledgeIndex
+    from mcp_server.search.product_index import ProductIndex
     from mcp_server.world import World
 
 WRITER_SPECS = ("Spec: llama-cpp:<file.gguf|smollm2>, openai:<model>, anthropic:<model>, "
@@ -128,16 +132,40 @@ def index(root: Path = typer.Argument(..., help="World folder.")) -> None:
     world = _open(root)
     for name, open_index in (("products", lambda: world.products), ("knowledge", lambda: world.knowledge)):
         began = time.perf_counter()
-        folder = open_index().index_dir
+        folder = _ready_index(name, open_index)
         size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
         typer.echo(f"{name} index: {folder} ({size / 2**20:,.0f} MiB), ready in {time.perf_counter() - began:.1f} s")
 
 
+def _ready_index(name: str, open_index: Callable[[], ProductIndex | KnowledgeIndex]) -> Path:
+    """The folder of one index, built if missing. A damaged index (derived data) is removed and built again; a
+    source file that cannot be read (a truncated catalog) exits 1 naming the file and line."""
+    import shutil
+
+    from benchmarks.jsonl import DataFileError
+    from mcp_server.search.index_build import DamagedIndexError
+
+    try:
+        try:
+            return open_index().index_dir
+        except DamagedIndexError as damaged:
+            typer.echo(f"{damaged.index_dir}: the {name} index is damaged ({damaged.detail}); rebuilding it", err=True)
+            shutil.rmtree(damaged.index_dir)
+            return open_index().index_dir
+    except (DataFileError, DamagedIndexError, OSError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(1) from None
+
+
 @world_app.command("info")
 def info(root: Path = typer.Argument(..., help="World folder.")) -> None:
-    """Summarise a world: size, source, hash, task sets and their sizes."""
+    """Summarise a world: size, source, hash, task sets and their sizes (exit 1 naming each bad task file)."""
     world = _open(root)
-    _show(world)
+    problems = _show(world)
+    for problem in problems:
+        typer.echo(f"error: {problem}", err=True)
+    if problems:
+        raise typer.Exit(1)
 
 
 def _open(root: Path) -> World:
@@ -146,17 +174,19 @@ def _open(root: Path) -> World:
 
     try:
         return World.open(root)
-    except (FileNotFoundError, ValueError) as error:
+    except (OSError, ValueError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(1) from None
 
 
-def _show(world) -> None:
+def _show(world) -> list[str]:
+    """Print the world's table; returns the task sets that could not be read, one line each (FILE:LINE: problem)."""
     from collections import Counter
 
     from rich.console import Console
     from rich.table import Table
 
+    from benchmarks.jsonl import DataFileError
     from evaluators.generation.rewrite import rewrite_summary
 
     info = world.info
@@ -165,8 +195,14 @@ def _show(world) -> None:
                          ("seed", str(info.seed)), ("generator", str(info.generator_version)),
                          ("content hash", info.content_hash[:16])):
         table.add_row(label, value)
+    problems = []
     for task_set in world.task_sets():
-        counts = Counter(task.intent for task in world.tasks(task_set))
+        try:
+            counts = Counter(task.intent for task in world.tasks(task_set))
+        except (DataFileError, OSError) as error:
+            problems.append(str(error))
+            table.add_row(f"tasks: {task_set}", "cannot be read (see below)")
+            continue
         startable = "" if task_set != "official" or world.is_official_corpus else " (needs the official corpus)"
         table.add_row(f"tasks: {task_set}", ", ".join(f"{k} {v}" for k, v in counts.items()) + startable)
         rewrites = rewrite_summary(world.root / "tasks" / task_set) if task_set != "official" else None
@@ -174,6 +210,7 @@ def _show(world) -> None:
             table.add_row(f"rewritten: {task_set}", f"{rewrites['rewritten']} of {rewrites['asked']} instructions "
                           f"by {', '.join(rewrites['writers'])} (tasks/{task_set}/rewrites.jsonl)")
     Console().print(table)
+    return problems
 
 
 def register(app: typer.Typer) -> None:

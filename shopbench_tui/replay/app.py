@@ -8,6 +8,7 @@ from textual import work
 from textual.app import App
 from textual.binding import Binding
 
+from benchmarks.jsonl import DataFileError
 from shopbench_tui.help import HelpScreen, current_keys
 from shopbench_tui.replay.screens import EpisodeListScreen, EpisodeScreen
 from shopbench_tui.runindex import EpisodeSummary, RunIndex, episode_key, load_run
@@ -49,7 +50,19 @@ class ReplayApp(App):
             self.score_runs()
 
     def open_episode(self, episode: EpisodeSummary) -> None:
-        self.push_screen(EpisodeScreen(episode))
+        if self.readable(episode):
+            self.push_screen(EpisodeScreen(episode))
+
+    def readable(self, *episodes: EpisodeSummary) -> bool:
+        """Whether every one of these episodes parses in full (the list read only its first and last lines); a bad
+        line is shown as a notification naming the file and line, and the episode is not opened."""
+        for episode in episodes:
+            try:
+                episode.load()
+            except (DataFileError, OSError) as error:
+                self.notify(str(error), title="cannot open the episode", severity="error")
+                return False
+        return True
 
     def same_task(self, episode: EpisodeSummary) -> list[EpisodeSummary]:
         """Other episodes of the episode's task (other epochs, other runs): what it can be compared with."""

@@ -114,11 +114,12 @@ class EpisodeScreen(Screen):
                         "shopbench replay RUN1 RUN2", severity="warning")
             return
         if len(others) == 1:
-            self.app.push_screen(CompareScreen(self.episode, others[0]))
+            if self.app.readable(self.episode, others[0]):
+                self.app.push_screen(CompareScreen(self.episode, others[0]))
             return
 
         def chosen(other: EpisodeSummary | None) -> None:
-            if other is not None:
+            if other is not None and self.app.readable(self.episode, other):
                 self.app.push_screen(CompareScreen(self.episode, other))
 
         self.app.push_screen(ComparePicker(self.episode, others), chosen)
