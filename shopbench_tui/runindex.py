@@ -119,8 +119,8 @@ def summarise_episode(run_dir: Path, path: Path) -> EpisodeSummary:
     except OSError as error:
         raise DataFileError(path, 1, f"cannot be read ({error.strerror or error})") from None
     try:
-        start = StartEvent.model_validate_json(first)
-    except ValidationError as error:
+        start = StartEvent.model_validate_json(first.decode("utf-8"))
+    except (UnicodeDecodeError, ValidationError) as error:
         raise DataFileError(path, 1, f"not a start event: {event_problem(error)}") from None
     end = None
     if last and last != first.rstrip(b"\r\n") and b'"event":"end"' in last.replace(b" ", b""):
