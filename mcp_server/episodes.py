@@ -4,6 +4,10 @@ Whoever plays — a model through MCP, an outside MCP client, a human in the TUI
 every trajectory has the same shape: the start event when the episode begins, one step per tool call (including
 malformed ones, which count against the step limit like any other turn), and the end event at `terminate`,
 `submit_answer`, the step limit, or when the player goes away. After the end, calls are answered with an error.
+
+A trajectory that cannot be written (a full disk, a quota) ends the episode as an error: the step whose write failed
+is not in the file and never will be, and the agent is told the episode is over. A start_task whose first write
+fails leaves no file, so its episode id can be used again.
 """
 
 from __future__ import annotations
@@ -124,8 +128,6 @@ class Episode:
         self.episode_id = _checked_episode_id(episode_id) if episode_id else new_episode_id(task_id, epoch)
         self.runs_dir = Path(runs_dir)
         self.path = episode_path(self.runs_dir, self.episode_id)
-        ensure_manifest(self.runs_dir, suite=suite, agent=agent, max_steps=max_steps, world=world_info)
-        self._writer = _claim(self.path)
         self.instruction = suite.instruction(task_id)
         self.recommended: str | None = None
         self.steps = 0
@@ -143,7 +145,17 @@ class Episode:
             agent=agent,
             max_steps=max_steps,
         )
-        self._writer.write(self.start)
+        try:
+            ensure_manifest(self.runs_dir, suite=suite, agent=agent, max_steps=max_steps, world=world_info)
+            self._writer = _claim(self.path)
+        except OSError as error:
+            raise _not_recorded(self.episode_id, error) from None
+        try:
+            self._writer.write(self.start)
+        except OSError as error:  # the file goes, so the id is free again
+            _close_quietly(self._writer)
+            self.path.unlink(missing_ok=True)
+            raise _not_recorded(self.episode_id, error) from None
 
     @property
     def over(self) -> bool:
@@ -179,22 +191,24 @@ class Episode:
             except Exception as error:  # a sandbox fault is the harness's, but the agent still gets an answer
                 logger.exception("tool %s failed in episode %s", tool, self.episode_id)
                 observation, is_error = f"{tool} failed inside the sandbox ({type(error).__name__}); try again", True
-            self._record(
-                StepEvent(
-                    index=self.steps,
-                    tool=tool,
-                    arguments=arguments if isinstance(arguments, dict) else {"_raw": arguments},
-                    observation=observation,
-                    is_error=is_error,
-                    thought=thought,
-                    usage=usage,
-                    started_at=started,
-                    ended_at=now(),
-                )
+            step = StepEvent(
+                index=self.steps,
+                tool=tool,
+                arguments=arguments if isinstance(arguments, dict) else {"_raw": arguments},
+                observation=observation,
+                is_error=is_error,
+                thought=thought,
+                usage=usage,
+                started_at=started,
+                ended_at=now(),
             )
-            if not is_error:
-                self._apply(tool, arguments)
-            self._check_step_limit()
+            try:
+                self._record(step)
+                if not is_error:
+                    self._apply(tool, arguments)
+                self._check_step_limit()
+            except OSError as error:
+                return self._write_failed(error)
             return StepResult(observation, self.status, is_error=is_error)
 
     def record_malformed(
@@ -212,27 +226,33 @@ class Episode:
         with self._lock:
             if self.end is not None:
                 return StepResult(self._over_message(), self.status, is_error=True)
-            self._record(
-                StepEvent(
-                    index=self.steps,
-                    tool=tool or "",
-                    observation=feedback,
-                    is_error=True,
-                    thought=thought,
-                    usage=usage,
-                    malformed=MalformedTurn(raw=raw[:RAW_TURN_LIMIT], error=error),
-                )
+            step = StepEvent(
+                index=self.steps,
+                tool=tool or "",
+                observation=feedback,
+                is_error=True,
+                thought=thought,
+                usage=usage,
+                malformed=MalformedTurn(raw=raw[:RAW_TURN_LIMIT], error=error),
             )
-            self._check_step_limit()
+            try:
+                self._record(step)
+                self._check_step_limit()
+            except OSError as write_error:
+                return self._write_failed(write_error)
             return StepResult(feedback, self.status, is_error=True)
 
     def abandon(self, message: str = "the client went away") -> None:
         """End an episode nobody will finish (client disconnected, another task started, server shut down)."""
         with self._lock:
             if self.end is None:
-                self._finish("abandoned", message=message)
+                try:
+                    self._finish("abandoned", message=message)
+                except OSError as error:
+                    self._write_failed(error)
 
     def _record(self, step: StepEvent) -> None:
+        """Write the step, then count it: a step whose write failed (OSError) is not in the file and not counted."""
         self._writer.write(step)
         self.steps += 1
 
@@ -261,9 +281,26 @@ class Episode:
             self._finish("submitted", answer=arguments["answer"])
 
     def _finish(self, status: EndStatus, **fields: Any) -> None:
-        self.end = EndEvent(status=status, recommended=self.recommended, steps=self.steps, **fields)
-        self._writer.write(self.end)
-        self._writer.close()
+        """Write the end event and close the file; when the write fails (OSError) the episode is not ended here."""
+        end = EndEvent(status=status, recommended=self.recommended, steps=self.steps, **fields)
+        self._writer.write(end)
+        self.end = end
+        _close_quietly(self._writer)
+
+    def _write_failed(self, error: OSError) -> StepResult:
+        """End the episode as an error after a write of its trajectory failed; the answer to the call that met it.
+        The file keeps only what was written before (TrajectoryWriter cut the failed event back). The end event is
+        written when the disk takes it; when it does not, the file reads as unfinished, and a run's --resume plays
+        the episode again."""
+        message = f"its trajectory could not be written: {_os_reason(error)}"
+        logger.warning("episode %s is over: %s", self.episode_id, message)
+        self.end = EndEvent(status="error", recommended=self.recommended, steps=self.steps, message=message)
+        try:
+            self._writer.write(self.end)
+        except OSError:
+            logger.debug("episode %s: the error end could not be written either", self.episode_id)
+        _close_quietly(self._writer)
+        return StepResult(self._over_message(), self.status, is_error=True)
 
     def _over_message(self) -> str:
         assert self.end is not None
@@ -293,6 +330,27 @@ def _listing(suite: TaskSuite, task_id: str) -> TaskListing:
         if listing.task_id == task_id:
             return listing
     raise EpisodeError(f"no task {task_id!r} in {suite.benchmark}/{suite.task_set}; list_tasks shows the ids")
+
+
+def _not_recorded(episode_id: str, error: OSError) -> EpisodeError:
+    """The refusal of a start_task whose episode cannot be recorded (the server's folder, not the agent, is at fault;
+    no path is named: it is the server's)."""
+    logger.warning("episode %s was not started: its trajectory could not be written: %s", episode_id,
+                   _os_reason(error))
+    return EpisodeError(f"the episode could not be started: the server cannot write its trajectory "
+                        f"({_os_reason(error)}); nothing was recorded, so the task can be started again later")
+
+
+def _os_reason(error: OSError) -> str:
+    return error.strerror or str(error) or type(error).__name__
+
+
+def _close_quietly(writer: TrajectoryWriter) -> None:
+    """Close an episode file whose events are already written (os.write reported them): a failing close loses none."""
+    try:
+        writer.close()
+    except OSError:
+        logger.debug("closing %s failed", writer.path, exc_info=True)
 
 
 def _claim(path: Path) -> TrajectoryWriter:

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import fcntl
 import json
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal, TextIO
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
@@ -160,8 +161,12 @@ class RunManifest(BaseModel):
 
 
 class TrajectoryWriter:
-    """Appends events to one episode file, flushing each so a crashed or killed process loses at most the step in
-    flight. (No fsync per event: it cost ~5 ms a step and guards only against the whole machine going down.)
+    """Appends events to one episode file, so that the file always holds whole events and only events that were
+    written: each write is the encoded lines in os.write calls on an unbuffered descriptor, and a write that fails
+    (a full disk, a quota, an I/O error) is cut back to the last whole event before the OSError is raised. (A
+    buffered file kept the failed bytes and wrote them with the next event: a step the agent had been told failed,
+    its index then twice in the file.) No fsync per event: it cost ~5 ms a step and guards only against the whole
+    machine going down.
 
     The file stays open from the first write to `close` (an episode's end): opening and closing it for every event
     cost ~0.2 ms each on a machine that has been idle for the model's reply. `exclusive` creates the file and
@@ -170,24 +175,48 @@ class TrajectoryWriter:
     def __init__(self, path: Path, *, exclusive: bool = False) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._handle: TextIO | None = None
+        self._fd: int | None = None
+        self._size = 0
+        """Bytes of whole events in the file: where a failed write is cut back to."""
+        self._torn: OSError | None = None
+        """Set when a failed write could not be cut back: nothing more is appended after its torn bytes."""
         if exclusive:
-            self._handle = open(path, "x", encoding="utf-8")  # noqa: SIM115 - kept open until close()
+            self._open(os.O_EXCL)
+
+    def _open(self, flags: int) -> int:
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | flags, 0o666)
+        self._size = os.fstat(self._fd).st_size
+        return self._fd
 
     def write(self, event: StartEvent | StepEvent | EndEvent) -> None:
         self.write_all([event])
 
     def write_all(self, events: list[StartEvent | StepEvent | EndEvent]) -> None:
-        """Append several events with one flush."""
-        if self._handle is None:
-            self._handle = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - kept open until close()
-        self._handle.write("".join(event.model_dump_json() + "\n" for event in events))
-        self._handle.flush()
+        """Append several events in one write; on OSError none of them is in the file, now or later."""
+        if self._torn is not None:
+            raise OSError(self._torn.errno, f"{self._torn.strerror} (an earlier write was left torn)", str(self.path))
+        fd = self._fd if self._fd is not None else self._open(0)
+        data = memoryview("".join(event.model_dump_json() + "\n" for event in events).encode("utf-8"))
+        written = 0
+        try:
+            while written < len(data):  # a short write (the disk filling up mid-line) is followed by the rest
+                written += os.write(fd, data[written:])
+        except OSError as error:
+            self._cut_back(fd, error)
+            raise
+        self._size += written
+
+    def _cut_back(self, fd: int, error: OSError) -> None:
+        """Remove what a failed write left of its lines (shrinking a file needs no free space)."""
+        try:
+            os.ftruncate(fd, self._size)
+        except OSError:
+            self._torn = error
 
     def close(self) -> None:
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            os.close(fd)
 
     def __enter__(self) -> TrajectoryWriter:
         return self

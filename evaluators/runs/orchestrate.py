@@ -14,6 +14,11 @@ An episode that fails is logged in one line (episode id, cause) at WARNING and w
 log file); identical causes are counted in `RunSummary.causes`. When the first episodes all fail for the same cause
 before any succeeds, the run stops early with that cause (`RunSummary.stopped_early`): it would only repeat it.
 
+A run folder that cannot be written (a full disk, a quota, a read-only mount) stops the run: after any failed
+episode the folder is tried with a small write, and when that fails no worker starts another episode and
+`RunFolderUnwritable` is raised once the episodes in flight are over. Nothing is lost: the episode files hold whole
+events only (mcp_server.trajectory.TrajectoryWriter), and `--resume` plays the unfinished ones again.
+
 With `session=`, each worker opens one session (e.g. an MCP client connection) and plays its episodes on it one
 after another; after a failure it closes that session (the server abandons the episode) and opens a fresh one.
 evaluators.runs.run uses it; there the server's Episode writes every trajectory.
@@ -23,7 +28,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import shutil
+import tempfile
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
@@ -31,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
-from mcp_server.trajectory import episode_path, read_trajectory
+from mcp_server.trajectory import EPISODES_DIR, episode_path, read_trajectory
 
 log = logging.getLogger("shopbench.runs")
 
@@ -44,6 +51,9 @@ RETRY_STATUSES = ("error", "abandoned")
 
 STOP_AFTER = 3
 """Stop a run when this many episodes failed with one cause before any succeeded."""
+
+WRITE_CHECK_BYTES = 4096
+"""What the write check after a failed episode writes: one block, which a full disk or a quota refuses."""
 
 
 P = TypeVar("P")
@@ -99,6 +109,38 @@ class RunDirError(RuntimeError):
     """The run directory already holds episodes and resume was not asked for (or the run differs)."""
 
 
+class RunFolderUnwritable(RuntimeError):
+    """The run folder cannot be written (a full disk, a quota, a read-only mount): the run stops, and `--resume`
+    continues it once the folder takes writes again."""
+
+    def __init__(self, run_dir: Path, reason: str) -> None:
+        self.run_dir, self.reason = Path(run_dir), reason
+        super().__init__(f"cannot write to {run_dir} ({reason})")
+
+    @classmethod
+    def from_os_error(cls, run_dir: Path, error: OSError) -> RunFolderUnwritable:
+        return cls(run_dir, error.strerror or str(error) or type(error).__name__)
+
+
+def check_writable(run_dir: Path) -> None:
+    """Raise RunFolderUnwritable when a small new file cannot be written and synced in the run's episodes folder,
+    as the next episode's file would need (the check's file is removed either way)."""
+    folder = Path(run_dir) / EPISODES_DIR
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=".write-check.", dir=folder)
+        try:
+            data = memoryview(bytes(WRITE_CHECK_BYTES))
+            while data:
+                data = data[os.write(fd, data):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+            os.unlink(name)
+    except OSError as error:
+        raise RunFolderUnwritable.from_os_error(run_dir, error) from None
+
+
 def episode_state(run_dir: Path, episode_id: str) -> EpisodeState:
     path = episode_path(run_dir, episode_id)
     if not path.exists():
@@ -139,7 +181,10 @@ def pending_units(run_dir: Path, units: Sequence[WorkUnit[P]], resume: bool) -> 
             done += 1
             continue
         if state == "unfinished":
-            moved = set_aside(run_dir, unit.episode_id)
+            try:
+                moved = set_aside(run_dir, unit.episode_id)
+            except OSError as error:
+                raise RunFolderUnwritable.from_os_error(run_dir, error) from None
             log.info("replaying unfinished episode %s (partial file moved to %s)", unit.episode_id, moved)
         pending.append(unit)
     return pending, done
@@ -158,7 +203,8 @@ async def run_episodes(
 ) -> RunSummary:
     """Play every unit not yet finished, `concurrency` at a time. An episode function that raises marks its unit
     failed (logged, left resumable) without stopping the others — unless the first `stop_after` failures share one
-    cause before anything succeeded; cancellation (Ctrl-C) stops everything: the episodes in flight are not counted
+    cause before anything succeeded, or the run folder cannot be written (RunFolderUnwritable, raised once the
+    episodes in flight are over); cancellation (Ctrl-C) stops everything: the episodes in flight are not counted
     as failed, their sessions are closed, and no worker starts another."""
     run_dir = Path(run_dir)
     pending, done = pending_units(run_dir, units, resume)
@@ -168,8 +214,15 @@ async def run_episodes(
     queue: asyncio.Queue[WorkUnit[P]] = asyncio.Queue()
     for unit in pending:
         queue.put_nowait(unit)
+    unwritable: list[RunFolderUnwritable] = []
 
     def failed(unit: WorkUnit[P], error: Exception) -> None:
+        try:
+            check_writable(run_dir)
+        except RunFolderUnwritable as stop:  # the folder, not the episode: one line for the whole run, not per episode
+            log.debug("episode %s failed with the run folder unwritable", unit.episode_id, exc_info=error)
+            unwritable.append(stop)
+            return
         cause = failure_cause(error)
         summary.failed[unit.episode_id] = cause
         summary.causes[_grouped(cause, unit)] += 1
@@ -183,7 +236,7 @@ async def run_episodes(
         async with AsyncExitStack() as outer:
             stack: AsyncExitStack | None = None
             handle: Any = None
-            while summary.stopped_early is None:
+            while summary.stopped_early is None and not unwritable:
                 if _cancelling():
                     raise asyncio.CancelledError
                 try:
@@ -216,6 +269,8 @@ async def run_episodes(
     finally:
         if progress:
             progress.finish()
+    if unwritable:
+        raise unwritable[0]
     return summary
 
 

@@ -12,6 +12,9 @@ into the local run folder from the server's `shopbench://episodes/{episode_id}` 
 
 Every failed episode is one line (episode id, cause) on the terminal and a traceback in the run's `run.log`;
 identical causes are counted in the summary, and a run whose first episodes all fail for one cause stops early.
+A run folder that cannot be written (a full disk) stops the run with `RunFolderUnwritable`: no episode is started
+after it, the files hold whole events only, and `--resume` plays the rest once there is space. An episode the server
+ended as an error (it could not write its trajectory) counts as failed, never as played.
 
 SIGINT (Ctrl-C) or SIGTERM while episodes are being played stops the run in order: the run's task is cancelled, the
 workers close their sessions (the server ends the episodes in flight as abandoned, or leaves them without an end, and
@@ -27,6 +30,7 @@ import functools
 import logging
 import re
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -42,6 +46,7 @@ from evaluators.runs.manifest import git_revision, new_run_id, open_run, package
 from evaluators.runs.orchestrate import (
     ProgressSink,
     RunDirError,
+    RunFolderUnwritable,
     RunSummary,
     SessionFactory,
     WorkUnit,
@@ -52,7 +57,7 @@ from evaluators.runs.pricing import PriceTable
 from evaluators.runs.shards import parse_shard
 from mcp_server.protocol import MAX_EPOCHS
 from mcp_server.suites import TaskListing, TaskSuite, build_suites, check_playable
-from mcp_server.trajectory import AgentInfo, RunManifest, episode_path
+from mcp_server.trajectory import AgentInfo, EndStatus, RunManifest, episode_path
 
 if TYPE_CHECKING:
     from evaluators.runs.backend import PreparedModel
@@ -71,6 +76,10 @@ QUESTION_OPTIONS = {"items": "--items", "prompting": "--prompting", "shots": "--
 
 class RunOptionError(ValueError):
     """An option that does not apply to the chosen benchmark, or a player it cannot have."""
+
+
+class EpisodeNotRecorded(RuntimeError):
+    """The server ended an episode as an error (it could not write its trajectory): the episode failed."""
 
 
 @dataclass
@@ -178,8 +187,10 @@ class _Player:
 
     agent: AgentInfo
 
-    async def play(self, session: Any, unit: WorkUnit[TaskListing], suite: TaskSuite, episode_id: str | None) -> str:
-        """Play one episode to its end; returns the server's episode id."""
+    async def play(
+        self, session: Any, unit: WorkUnit[TaskListing], suite: TaskSuite, episode_id: str | None
+    ) -> tuple[str, EndStatus | None]:
+        """Play one episode to its end; returns the server's episode id and how the episode ended."""
         raise NotImplementedError
 
     def parameters(self) -> dict[str, Any]:
@@ -213,7 +224,9 @@ class _AgentPlayer(_Player):
         self.agent = _agent_info(self.prepared)
         self._tools: list[Any] | None = None
 
-    async def play(self, session: Any, unit: WorkUnit[TaskListing], suite: TaskSuite, episode_id: str | None) -> str:
+    async def play(
+        self, session: Any, unit: WorkUnit[TaskListing], suite: TaskSuite, episode_id: str | None
+    ) -> tuple[str, EndStatus | None]:
         from evaluators.agent.loop import run_episode
         from evaluators.models import EpisodeContext, bind_episode
 
@@ -228,7 +241,7 @@ class _AgentPlayer(_Player):
             config=self.generate.model_copy(update={"seed": self.seed + unit.epoch}), max_steps=self.max_steps,
             prices=self.prices, listed_tools=self._tools,
         )
-        return outcome.episode_id
+        return outcome.episode_id, outcome.status
 
     def parameters(self) -> dict[str, Any]:
         return {"protocol": self.protocol.name, "max_steps": self.max_steps, **self.generate.model_dump()}
@@ -272,12 +285,14 @@ class _QuestionPlayer(_Player):
         """Note the first question's prompt and decoding for the manifest (hashes and parameters)."""
         self._question = suite.start_details(task_id).get("question") or {}
 
-    async def play(self, session: Any, unit: WorkUnit[TaskListing], suite: TaskSuite, episode_id: str | None) -> str:
+    async def play(
+        self, session: Any, unit: WorkUnit[TaskListing], suite: TaskSuite, episode_id: str | None
+    ) -> tuple[str, EndStatus | None]:
         from evaluators.qa.answer import answer_question
 
         answered = await answer_question(session, self.answerer, task_id=unit.item_id, episode_id=episode_id,
                                          epoch=unit.epoch, benchmark=self.spec.name)
-        return answered.episode_id
+        return answered.episode_id, answered.status
 
     def parameters(self) -> dict[str, Any]:
         question = self._question
@@ -374,6 +389,9 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
             git_revision=revision,
             notes={"concurrency": config.concurrency, "n_gpu_layers": config.n_gpu_layers, **config.extra_notes},
         ), config.resume)
+    except OSError as error:
+        await player.aclose()
+        raise RunFolderUnwritable.from_os_error(run_dir, error) from None
     except BaseException:
         await player.aclose()
         raise
@@ -390,11 +408,14 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
             session = functools.partial(http_session, config.server_url, config.server_token)
 
         async def play(unit: WorkUnit[TaskListing], handle: Any) -> None:
-            if config.server_url is None:
-                await player.play(handle, unit, suite, unit.episode_id)
-                return
-            remote_id = await player.play(handle, unit, suite, None)
-            await copy_remote_episode(handle, remote_id, episode_path(run_dir, unit.episode_id), config.server_url)
+            local_id = unit.episode_id if config.server_url is None else None  # a server names its own episodes
+            episode_id, status = await player.play(handle, unit, suite, local_id)
+            if status == "error":
+                raise EpisodeNotRecorded(f"the server ended episode {episode_id} as an error (it could not write its "
+                                         "trajectory; the server's log says why)")
+            if config.server_url is not None:
+                await copy_remote_episode(handle, episode_id, episode_path(run_dir, unit.episode_id),
+                                          config.server_url)
 
         with _stop_on_signals() as received:
             try:
@@ -419,10 +440,18 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
         try:
             await player.aclose()
         finally:
-            noted.result()
             logging.getLogger().removeHandler(handler)
             logging.getLogger("shopbench").setLevel(level)
             handler.close()
+            try:
+                noted.result()
+            except OSError as error:
+                if summary is not None:  # the run itself went through: its folder failed at the last write
+                    raise RunFolderUnwritable.from_os_error(run_dir, error) from None
+                log.debug("the run's notes could not be written to its manifest", exc_info=True)
+    if handler.failure is not None:
+        log.warning("%s could not be written (%s): failed episodes' tracebacks are missing from it", log_file,
+                    handler.failure)
     return RunResult(run_dir, summary, manifest, log_file)
 
 
@@ -524,10 +553,22 @@ async def copy_remote_episode(session: Any, remote_id: str, target: Path, server
     write_text_atomic(target, text if text.endswith("\n") else text + "\n")
 
 
-def _file_log(path: Path) -> tuple[logging.Handler, int]:
+class _RunLog(logging.FileHandler):
+    """The run's log file, which drops a record it cannot write (a full disk) and keeps the first such failure:
+    logging's default printed each failed record's traceback and call stack to stderr, tens of thousands of lines
+    when the disk filled under a run."""
+
+    failure: BaseException | None = None
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's name
+        if self.failure is None:
+            self.failure = sys.exc_info()[1]
+
+
+def _file_log(path: Path) -> tuple[_RunLog, int]:
     """The run's log file: tracebacks of failed episodes (shopbench's DEBUG records) and every warning or error
     logged during the run. Returns the handler and the "shopbench" logger's level to restore."""
-    handler = logging.FileHandler(path, encoding="utf-8", delay=True)
+    handler = _RunLog(path, encoding="utf-8", delay=True)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logging.getLogger().addHandler(handler)
     logger = logging.getLogger("shopbench")
@@ -537,6 +578,7 @@ def _file_log(path: Path) -> tuple[logging.Handler, int]:
 
 
 __all__ = [
-    "AGENTIC_OPTIONS", "LOG_FILE", "QUESTION_OPTIONS", "RunConfig", "RunInterrupted", "RunOptionError", "RunResult",
-    "check_options", "copy_remote_episode", "default_run_dir", "episode_id_for", "make_player", "run_benchmark",
+    "AGENTIC_OPTIONS", "LOG_FILE", "QUESTION_OPTIONS", "EpisodeNotRecorded", "RunConfig", "RunFolderUnwritable",
+    "RunInterrupted", "RunOptionError", "RunResult", "check_options", "copy_remote_episode", "default_run_dir",
+    "episode_id_for", "make_player", "run_benchmark",
 ]

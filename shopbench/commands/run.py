@@ -111,7 +111,7 @@ def run(
     from benchmarks.registry import UnknownBenchmarkError
     from evaluators.models.base import ModelSpecError
     from evaluators.runs.manifest import ManifestMismatch
-    from evaluators.runs.orchestrate import RunDirError
+    from evaluators.runs.orchestrate import RunDirError, RunFolderUnwritable
     from evaluators.runs.progress import RichProgress
     from evaluators.runs.run import RunConfig, RunInterrupted, RunOptionError, run_benchmark
     from mcp_server.suites import NotPlayable
@@ -133,6 +133,10 @@ def run(
     except refusals as error:
         console.print(f"[red]error:[/red] {_escape(str(error).strip(chr(39)))}")
         raise typer.Exit(2) from None
+    except RunFolderUnwritable as stop:
+        console.print(f"shopbench run: {_escape(str(stop))}; free space, then resume with the same command and "
+                      f"--resume --out {_escape(str(stop.run_dir))}", highlight=False)
+        raise typer.Exit(1) from None
     except RunInterrupted as stop:
         console.print(f"[red]interrupted:[/red] {_escape(str(stop))}; the same command with --resume --out "
                       f"{_escape(str(stop.run_dir))} plays the rest (the episodes in flight included)", highlight=False)
