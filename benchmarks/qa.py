@@ -61,6 +61,16 @@ class ItemScore(BaseModel):
         return row
 
 
+class Demonstrations(BaseModel):
+    """Items a run holds out as few-shot demonstrations. They are never served, so no question's prompt shows the
+    answer of a question the same run asks; the run's manifest records them."""
+
+    rule: str
+    """How they were chosen, in words (e.g. the paper's 20-item training split of each task)."""
+    ids: list[str]
+    """The held-out item ids, in the items' order."""
+
+
 def mean(values: list[float]) -> float | None:
     """Arithmetic mean, None for no values (an empty group has no score, not a zero)."""
     return sum(values) / len(values) if values else None
@@ -106,10 +116,16 @@ class QuestionBenchmark(Protocol[ItemT]):
         """False for items the reference skips (IntentionQA: fewer than four options)."""
         ...
 
+    def demonstrations(self, items: list[ItemT], prompting: str, shots: int) -> Demonstrations | None:
+        """The items held out of a run as demonstrations for this protocol (never served), or None when its prompts
+        show no item's answer (zero-shot, or demonstrations written into the protocol itself)."""
+        ...
+
     def prompter(
         self, items: list[ItemT], prompting: str, shots: int, seed: int = 0
     ) -> Callable[[ItemT], QuestionPrompt]:
-        """A function item → prompt for this protocol (few-shot demonstrations drawn from `items`)."""
+        """A function item → prompt for this protocol; few-shot demonstrations are drawn from `items`, the items
+        `demonstrations` held out (none for a protocol that holds none out)."""
         ...
 
     def random_answer(self, item: ItemT, rng: random.Random, prompting: str) -> str:

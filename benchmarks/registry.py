@@ -13,7 +13,7 @@ Question benchmarks register their `QuestionBenchmark` class with a decorator, i
         name = "my-bench"
         default_task_set = "samples"
         promptings = ("zero-shot",)
-        ...  # load, item_id, task_of, runnable, prompter, random_answer, majority_answers (benchmarks.qa)
+        ...  # load, item_id, task_of, runnable, demonstrations, prompter, random_answer, majority_answers
 
 The built-in benchmarks register in their own packages (`benchmarks/<name>/adapter.py`, listed in BUILTINS and
 imported on first use); other packages register through the `shopbench.benchmarks` entry point group (the value names

@@ -3,7 +3,9 @@ the TUI — gets the question and answers it with `submit_answer`, which ends th
 benchmark (benchmarks.registry) is served by this one class; `mcp_server.suites.build_suites` makes them.
 
 Listings hold ids, benchmark and task name; instructions hold the question prompt (for Shopping MMLU with its system
-prompt in front, as the reference sent it). Gold answers stay in the item objects and never leave this module.
+prompt in front, as the reference sent it). Gold answers stay in the item objects and never leave this module, but
+for the demonstrations of a few-shot prompt: those come only from the items the benchmark holds out for them
+(`QuestionBenchmark.demonstrations`), which this suite never lists or starts.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from benchmarks.qa import QuestionBenchmark, question_benchmark, task_set_label
+from benchmarks.qa import Demonstrations, QuestionBenchmark, question_benchmark, task_set_label
 from mcp_server.suites import TaskListing
 
 
@@ -31,10 +33,15 @@ class QASuite:
         self.task_set = task_set_label(self.questions, items)
         self.prompting = prompting or self.questions.promptings[0]
         loaded = self.questions.load(items)
+        self.demonstrations: Demonstrations | None = self.questions.demonstrations(loaded, self.prompting, shots)
+        """The items held out as demonstrations (never served), or None: the run's manifest records them."""
+        held_out = set(self.demonstrations.ids) if self.demonstrations else set()
+        pool = [item for item in loaded if self.questions.item_id(item) in held_out]
         self._items: dict[str, BaseModel] = {
-            self.questions.item_id(item): item for item in loaded if self.questions.runnable(item)
+            self.questions.item_id(item): item for item in loaded
+            if self.questions.item_id(item) not in held_out and self.questions.runnable(item)
         }
-        self._prompt = self.questions.prompter(loaded, self.prompting, shots, seed)
+        self._prompt = self.questions.prompter(pool, self.prompting, shots, seed)
         self._listings = [
             TaskListing(task_id=item_id, benchmark=self.benchmark, task_set=self.task_set,
                         intent=self.questions.task_of(item))

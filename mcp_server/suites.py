@@ -119,10 +119,15 @@ def select_tasks(
     if task_ids:
         present = {listing.task_id for _, listing in listed}
         missing = [task_id for task_id in dict.fromkeys(task_ids) if task_id not in present]
+        held_out = _held_out(suites) if missing else set()
+        demonstrations = [task_id for task_id in missing if task_id in held_out]
+        if demonstrations:
+            raise NotPlayable(f"{_few(demonstrations)} in {where} {'is' if len(demonstrations) == 1 else 'are'} held "
+                              "out as few-shot demonstrations, which a few-shot run never asks (its manifest lists "
+                              "them); pick another id, or play it zero-shot")
         if missing:
-            shown = ", ".join(map(repr, missing[:3])) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
-            raise NotPlayable(f"no task {shown} in {where}{' for those intents' if intents else ''}; the ids are "
-                              "listed by the server's list_tasks, or `shopbench play` (pick from the list)")
+            raise NotPlayable(f"no task {_few(missing)} in {where}{' for those intents' if intents else ''}; the ids "
+                              "are listed by the server's list_tasks, or `shopbench play` (pick from the list)")
         wanted = set(task_ids)
         listed = [(suite, listing) for suite, listing in listed if listing.task_id in wanted]
     if limit is not None:
@@ -157,6 +162,19 @@ def check_playable(
         raise NotPlayable(f"{where} holds no task to play; choose another task set with --tasks or items file with "
                           "--items")
     return chosen
+
+
+def _few(task_ids: list[str]) -> str:
+    """Up to three ids for a one-line error, and how many more there are."""
+    return ", ".join(map(repr, task_ids[:3])) + (f" and {len(task_ids) - 3} more" if len(task_ids) > 3 else "")
+
+
+def _held_out(suites: list[TaskSuite]) -> set[str]:
+    """The ids the question suites hold out as few-shot demonstrations (listed nowhere, never started)."""
+    from mcp_server.qa_suites import QASuite
+
+    return {task_id for suite in suites if isinstance(suite, QASuite) and suite.demonstrations
+            for task_id in suite.demonstrations.ids}
 
 
 def _open_world(world: Path | World | None) -> World:

@@ -72,7 +72,7 @@ async def test_shopping_mmlu_samples_run_score_and_resume(tmp_path: Path) -> Non
 
 async def test_few_shot_mmlu_records_demonstrations(tmp_path: Path) -> None:
     result = await run_benchmark(RunConfig(benchmark="shopping-mmlu", model="random", prompting="few-shot", shots=1,
-                                           task_ids=["sample-00"], out=tmp_path / "run"))
+                                           task_ids=["sample-01"], out=tmp_path / "run"))
     trajectory = read_trajectory(next(iter(iter_episode_files(result.run_dir))))
     assert trajectory.start.instruction.count("Answer: ") == 2  # one demonstration + the question
 

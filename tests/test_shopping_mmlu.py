@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pytest
 
 from benchmarks.jsonl import DataFileError
-from benchmarks.shopping_mmlu import SAMPLES_PATH, SYSTEM_PROMPT, ShotPool, build_prompt, load_items
+from benchmarks.qa import question_benchmark
+from benchmarks.shopping_mmlu import SAMPLES_PATH, SYSTEM_PROMPT, MMLUItem, ShotPool, build_prompt, load_items
 from benchmarks.shopping_mmlu.baselines import majority_answers, random_answer
 from benchmarks.shopping_mmlu.metrics import aggregate, bleu, hit_rate_at_3, micro_f1, ndcg, ner_counts, rouge_l
 from benchmarks.shopping_mmlu.parsers import (
@@ -17,6 +19,7 @@ from benchmarks.shopping_mmlu.parsers import (
     parse_ranking,
     parse_retrieval,
 )
+from benchmarks.shopping_mmlu.prompts import DEMONSTRATION_POOL, demonstration_pool
 from benchmarks.shopping_mmlu.schema import METRICS_BY_TYPE, TASK_TYPES
 
 
@@ -192,14 +195,35 @@ def test_prompts_zero_and_few_shot() -> None:
     zero = build_prompt(item)
     assert zero.system == SYSTEM_PROMPT and zero.user == item.input_field
     assert zero.max_tokens == 4 and zero.temperature == 0.0
-    pool = ShotPool(items)
-    shots = pool.draw(item, 5)
-    assert shots and all(s.task_name == item.task_name and s.id != item.id for s in shots)
-    assert pool.draw(item, 5) == shots  # reproducible
-    few = build_prompt(item, shots)
-    assert few.user.endswith(item.input_field)
+    demonstrations = demonstration_pool(items)
+    served = next(other for other in items if other not in demonstrations)
+    pool = ShotPool(demonstrations)
+    shots = pool.draw(served, 5)
+    assert shots and all(s.task_name == served.task_name and s in demonstrations for s in shots)
+    assert pool.draw(served, 5) == shots  # reproducible
+    few = build_prompt(served, shots)
+    assert few.user.endswith(served.input_field)
     assert f"{shots[0].input_field}{shots[0].output_field}\n\n" in few.user
     assert {build_prompt(i).max_tokens for i in items} == {4, 15, 20, 128}
+
+
+def test_demonstration_pool_is_the_papers_20_per_task_whatever_the_shots() -> None:
+    big = [MMLUItem.model_validate({"id": f"big:{n}", "input_field": f"Q{n}\nAnswer: ", "output_field": n % 4,
+                                    "task_name": "big_task", "task_type": "multiple-choice", "metric": "accuracy"})
+           for n in range(50)]
+    items = load_items() + big
+    pool = demonstration_pool(items)
+    held = Counter(item.task_name for item in pool)
+    assert held["big_task"] == DEMONSTRATION_POOL == 20  # the paper's training split (§4.5.3)
+    tasks = Counter(item.task_name for item in items)
+    assert all(held[task] == min(20, size // 2) for task, size in tasks.items())  # small tasks keep items to serve
+    assert [item.id for item in pool] == [item.id for item in items if item in pool]  # in the items' order
+    adapter = question_benchmark("shopping-mmlu")
+    demonstrations = adapter.demonstrations(items, "few-shot", 5)
+    assert demonstrations is not None and demonstrations.ids == [item.id for item in pool]
+    assert adapter.demonstrations(items, "few-shot", 1) == demonstrations  # 1- and 5-shot score the same items
+    assert adapter.demonstrations(items, "zero-shot", 5) is None  # zero-shot serves every item
+    assert adapter.demonstrations(items, "few-shot", 0) is None
 
 
 def test_aggregation_task_skill_overall() -> None:

@@ -52,6 +52,9 @@ class TinyBench:
     def runnable(self, item: TinyItem) -> bool:
         return True
 
+    def demonstrations(self, items: list[TinyItem], prompting: str, shots: int) -> None:
+        return None  # zero-shot only: no item is held out as a demonstration
+
     def prompter(self, items: list[TinyItem], prompting: str, shots: int,
                  seed: int = 0) -> Callable[[TinyItem], QuestionPrompt]:
         return lambda item: QuestionPrompt(system="Answer in one word.\n", user=f"{item.question}\nAnswer:",

@@ -11,7 +11,7 @@ from benchmarks.intentionqa.baselines import majority_answers, random_answer
 from benchmarks.intentionqa.loader import load_items
 from benchmarks.intentionqa.prompts import PROMPTINGS, build_prompt
 from benchmarks.intentionqa.schema import IntentionQAItem
-from benchmarks.qa import QuestionPrompt, check_prompting
+from benchmarks.qa import Demonstrations, QuestionPrompt, check_prompting
 from benchmarks.registry import register_question
 
 
@@ -41,6 +41,10 @@ class IntentionQA:
 
     def runnable(self, item: IntentionQAItem) -> bool:
         return item.scorable
+
+    def demonstrations(self, items: list[IntentionQAItem], prompting: str, shots: int) -> Demonstrations | None:
+        """None: the reference's protocols (zero-shot, CoT, CoT-SC) show no demonstrations."""
+        return None
 
     def prompter(
         self, items: list[IntentionQAItem], prompting: str, shots: int, seed: int = 0

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from benchmarks.qa import QuestionPrompt, check_prompting
+from benchmarks.qa import Demonstrations, QuestionPrompt, check_prompting
 from benchmarks.registry import register_question
 from benchmarks.session_intent.baselines import majority_answers, random_answer
 from benchmarks.session_intent.loader import load_items
@@ -39,6 +39,11 @@ class SessionIntent:
 
     def runnable(self, item: SessionIntentItem) -> bool:
         return True
+
+    def demonstrations(self, items: list[SessionIntentItem], prompting: str, shots: int) -> Demonstrations | None:
+        """None: the paper's five demonstrations per task are written into its 5-shot prompt (Tables 9–12), made-up
+        sessions that are no item of the bundled samples, so every item is served in every protocol."""
+        return None
 
     def prompter(
         self, items: list[SessionIntentItem], prompting: str, shots: int, seed: int = 0

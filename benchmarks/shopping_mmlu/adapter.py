@@ -6,11 +6,17 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmarks.qa import QuestionPrompt, check_prompting
+from benchmarks.qa import Demonstrations, QuestionPrompt, check_prompting
 from benchmarks.registry import register_question
 from benchmarks.shopping_mmlu.baselines import majority_answers, random_answer
 from benchmarks.shopping_mmlu.loader import load_items
-from benchmarks.shopping_mmlu.prompts import PROMPTINGS, ShotPool, build_prompt
+from benchmarks.shopping_mmlu.prompts import (
+    DEMONSTRATION_RULE,
+    PROMPTINGS,
+    ShotPool,
+    build_prompt,
+    demonstration_pool,
+)
 from benchmarks.shopping_mmlu.schema import MMLUItem
 
 
@@ -40,10 +46,18 @@ class ShoppingMMLU:
     def runnable(self, item: MMLUItem) -> bool:
         return True
 
+    def demonstrations(self, items: list[MMLUItem], prompting: str, shots: int) -> Demonstrations | None:
+        """k-shot holds each task's demonstration pool out of the run; zero-shot serves every item."""
+        check_prompting(self, prompting)
+        if prompting == "zero-shot" or shots <= 0:
+            return None
+        return Demonstrations(rule=DEMONSTRATION_RULE, ids=[item.id for item in demonstration_pool(items)])
+
     def prompter(
         self, items: list[MMLUItem], prompting: str, shots: int, seed: int = 0
     ) -> Callable[[MMLUItem], QuestionPrompt]:
-        """Zero-shot, or k-shot with demonstrations from the same task (k = `shots`, the paper's 1 or 5)."""
+        """Zero-shot, or k-shot with demonstrations of the same task from `items`, the held-out pool (k = `shots`,
+        the paper's 1 or 5)."""
         check_prompting(self, prompting)
         if prompting == "zero-shot" or shots <= 0:
             return build_prompt

@@ -151,7 +151,9 @@ def task_set_size(run: ScoredRun) -> int | None:
         from benchmarks.qa import items_path, question_benchmark
 
         questions = question_benchmark(benchmark)
-        return sum(1 for item in questions.load(items_path(questions, task_set)) if questions.runnable(item))
+        held_out = set((run.manifest.parameters.get("demonstrations") or {}).get("ids", []))  # few-shot: never served
+        return sum(1 for item in questions.load(items_path(questions, task_set))
+                   if questions.runnable(item) and questions.item_id(item) not in held_out)
     except Exception:  # noqa: BLE001 - a size we cannot learn falls back to the runs' union
         return None
 

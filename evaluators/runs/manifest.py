@@ -15,6 +15,8 @@ from typing import Any
 
 from mcp_server.episodes import git_revision
 from mcp_server.episodes import package_versions as installed_versions
+from mcp_server.qa_suites import QASuite
+from mcp_server.suites import TaskSuite
 from mcp_server.trajectory import MANIFEST_FILE, RunManifest, manifest_lock, read_manifest, write_manifest
 
 KEY_PACKAGES = (
@@ -33,8 +35,8 @@ DECISIVE_FIELDS = ("benchmark", "task_set", "agent", "parameters", "prompts", "w
 
 
 __all__ = [
-    "DECISIVE_FIELDS", "KEY_PACKAGES", "ManifestMismatch", "decisive", "differences", "git_revision", "new_run_id",
-    "open_run", "package_versions", "prompt_hashes", "update_notes",
+    "DECISIVE_FIELDS", "KEY_PACKAGES", "ManifestMismatch", "decisive", "demonstration_parameters", "differences",
+    "git_revision", "new_run_id", "open_run", "package_versions", "prompt_hashes", "update_notes",
 ]
 
 
@@ -45,6 +47,17 @@ def package_versions(names: tuple[str, ...] = KEY_PACKAGES) -> dict[str, str]:
 
 def prompt_hashes(prompts: dict[str, str]) -> dict[str, str]:
     return {name: hashlib.sha256(text.encode()).hexdigest() for name, text in prompts.items()}
+
+
+def demonstration_parameters(suite: TaskSuite) -> dict[str, Any]:
+    """`{"demonstrations": {rule, count, ids}}` for a suite that holds items out as few-shot demonstrations, else {}.
+
+    Which items a run serves follows from it, so it is a parameter (a resume or merge must match it); a suite that
+    holds nothing out adds nothing, and zero-shot manifests stay as they were."""
+    held_out = suite.demonstrations if isinstance(suite, QASuite) else None
+    if held_out is None:
+        return {}
+    return {"demonstrations": {"rule": held_out.rule, "count": len(held_out.ids), "ids": held_out.ids}}
 
 
 def new_run_id(label: str) -> str:

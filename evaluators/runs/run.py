@@ -42,7 +42,15 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from benchmarks.jsonl import write_text_atomic
 from benchmarks.registry import BenchmarkSpec, get_benchmark
 from evaluators.agent.sessions import http_session, in_process_session
-from evaluators.runs.manifest import git_revision, new_run_id, open_run, package_versions, prompt_hashes, update_notes
+from evaluators.runs.manifest import (
+    demonstration_parameters,
+    git_revision,
+    new_run_id,
+    open_run,
+    package_versions,
+    prompt_hashes,
+    update_notes,
+)
 from evaluators.runs.orchestrate import (
     ProgressSink,
     RunDirError,
@@ -382,6 +390,7 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
                 **player.parameters(), "epochs": config.epochs, "intents": list(config.intents or []) or None,
                 "limit": config.limit, "task_ids": config.task_ids, "shard": str(shard) if shard else None,
                 "server": config.server_url or "in-process", "benchmark_version": spec.version,
+                **demonstration_parameters(suite),
             },
             prompts=prompt_hashes(player.prompts()),
             world=None if world is None else {**world.info.model_dump(mode="json"), "path": str(world.root.resolve())},
