@@ -61,6 +61,7 @@ from mcp_server.episodes import (
     SubmitAnswerArgs,
 )
 from mcp_server.protocol import (
+    MAX_EPOCHS,
     META_AGENT,
     META_EPISODE_ID,
     META_EPOCH,
@@ -398,7 +399,9 @@ async def start_task(
               "letter or digit); it must not name an existing episode. Default: a fresh id."),
     ] = None,
     epoch: Annotated[
-        int | None, Field(ge=0, description="Epoch of this run of the task, for repeated runs (default 0).")
+        int | None,
+        Field(ge=0, lt=MAX_EPOCHS, description=f"Epoch of this run of the task, for repeated runs (0 to "
+              f"{MAX_EPOCHS - 1}; default 0)."),
     ] = None,
     agent_name: Annotated[
         str | None,
@@ -420,7 +423,7 @@ async def start_task(
     meta = _meta(ctx)
     agent = _agent(ctx, meta, state.agent_defaults, name=agent_name, kind=agent_kind)
     chosen_id = episode_id or _meta_str(meta, META_EPISODE_ID)
-    chosen_epoch = epoch if epoch is not None else _meta_int(meta, META_EPOCH)
+    chosen_epoch = epoch if epoch is not None else _meta_int(meta, META_EPOCH, MAX_EPOCHS)
     agentic = suite.kind == "agentic"
 
     def begin() -> tuple[Episode, dict[str, Any]]:
@@ -666,10 +669,10 @@ def _meta_str(meta: dict[str, Any], key: str) -> str | None:
     return value
 
 
-def _meta_int(meta: dict[str, Any], key: str) -> int:
+def _meta_int(meta: dict[str, Any], key: str, below: int) -> int:
     value = meta.get(key, 0)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ToolError(f"_meta {key} must be a whole number ≥ 0")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < below:
+        raise ToolError(f"_meta {key} must be a whole number from 0 to {below - 1}")
     return value
 
 

@@ -18,7 +18,7 @@ import pytest
 from mcp import Client
 
 from mcp_server.episode_client import EpisodeClient, read_reply
-from mcp_server.protocol import RECORD_MALFORMED_TOOL, TASKS_URI
+from mcp_server.protocol import MAX_EPOCHS, META_EPOCH, RECORD_MALFORMED_TOOL, TASKS_URI
 from mcp_server.server import DEFAULT_PAGE_SIZE, EPISODE_URI, build_server
 from mcp_server.shopping_suite import ShoppingSuite
 from mcp_server.trajectory import episode_path, read_trajectory
@@ -146,6 +146,21 @@ async def test_identity_arguments_and_server_defaults(default_world, suite, tmp_
     assert (first.epoch, first.agent.kind, first.agent.name) == (1, "model", "openai/gpt-4o")
     second = read_trajectory(episode_path(runs, "plain-1")).start
     assert (second.epoch, second.agent.kind, second.agent.name) == (0, "model", "served-model")
+
+
+async def test_an_epoch_past_max_epochs_is_refused(server, suite, tmp_path: Path) -> None:
+    """A huge epoch would make scoring's pass^k run for hours; start_task refuses it, as argument or _meta, and
+    writes nothing."""
+    async with Client(server, mode="legacy") as client:
+        by_argument = await client.call_tool("start_task", {"task_id": task_ids(suite)[0], "epoch": 10**9})
+        by_meta = await client.call_tool("start_task", {"task_id": task_ids(suite)[0]}, meta={META_EPOCH: 10**9})
+        assert by_argument.is_error and f"less than {MAX_EPOCHS}" in text_of(by_argument)
+        assert by_meta.is_error and f"from 0 to {MAX_EPOCHS - 1}" in text_of(by_meta)
+        assert not list((tmp_path / "runs").rglob("*.jsonl"))
+        last = await client.call_tool("start_task", {"task_id": task_ids(suite)[0], "epoch": MAX_EPOCHS - 1,
+                                                     "episode_id": "last-epoch"})
+        assert not last.is_error, text_of(last)
+    assert read_trajectory(episode_path(tmp_path / "runs", "last-epoch")).start.epoch == MAX_EPOCHS - 1
 
 
 async def test_a_running_episode_cannot_be_taken_over(server, suite, tmp_path: Path) -> None:
