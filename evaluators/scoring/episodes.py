@@ -44,13 +44,15 @@ def read_run_episodes(run_dir: Path, manifest: RunManifest, agent: str | None = 
     """Every episode file of `run_dir`, of one agent. Without `agent`, a folder whose episodes name several agents,
     or another agent than the manifest, is refused (MixedAgentsError, listing them); `agent` ("kind:name" or just
     the name) keeps that agent's episodes."""
-    paths = iter_episode_files(run_dir)
     trajectories, unreadable = [], []
-    for path in paths:
+    for path in iter_episode_files(run_dir):
         try:
             trajectories.append(read_trajectory(path))
-        except (DataFileError, OSError) as error:
-            unreadable.append(str(error) if isinstance(error, DataFileError) else f"{path}:1: {error}")
+        except DataFileError as error:
+            unreadable.append(str(error))
+        except FileNotFoundError:
+            continue  # moved aside since the folder was listed (`run --resume` replaying it): not in the run now
+    files = len(trajectories) + len(unreadable)
     players = Counter(agent_key(t.start.agent) for t in trajectories)
     if agent is None:
         chosen = manifest.agent
@@ -66,7 +68,7 @@ def read_run_episodes(run_dir: Path, manifest: RunManifest, agent: str | None = 
             raise MixedAgentsError(f"{run_dir}: {agent!r} names several agents ({_listed(players)}); give "
                                    "--agent KIND:NAME")
         trajectories = [t for t in trajectories if agent_key(t.start.agent) == agent_key(chosen)]
-    return RunEpisodes(chosen, trajectories, unreadable, len(paths))
+    return RunEpisodes(chosen, trajectories, unreadable, files)
 
 
 def _listed(players: Counter[str]) -> str:

@@ -199,13 +199,13 @@ def _show(world) -> list[str]:
     for task_set in world.task_sets():
         try:
             counts = Counter(task.intent for task in world.tasks(task_set))
+            rewrites = rewrite_summary(world.root / "tasks" / task_set) if task_set != "official" else None
         except (DataFileError, OSError) as error:
             problems.append(str(error))
             table.add_row(f"tasks: {task_set}", "cannot be read (see below)")
             continue
         startable = "" if task_set != "official" or world.is_official_corpus else " (needs the official corpus)"
         table.add_row(f"tasks: {task_set}", ", ".join(f"{k} {v}" for k, v in counts.items()) + startable)
-        rewrites = rewrite_summary(world.root / "tasks" / task_set) if task_set != "official" else None
         if rewrites is not None:
             table.add_row(f"rewritten: {task_set}", f"{rewrites['rewritten']} of {rewrites['asked']} instructions "
                           f"by {', '.join(rewrites['writers'])} (tasks/{task_set}/rewrites.jsonl)")
