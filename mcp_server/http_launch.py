@@ -14,8 +14,8 @@ class ServerDidNotStart(RuntimeError):
 
 
 def free_port(host: str = "127.0.0.1") -> int:
-    """A port nothing listens on right now (the OS picks it)."""
-    with socket.socket() as probe:
+    """A port nothing listens on right now (the OS picks it), on an IPv4 or IPv6 address."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
         probe.bind((host, 0))
         return int(probe.getsockname()[1])
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import anyio
 from mcp.server.mcpserver import MCPServer
-from mcp.server.transport_security import TransportSecuritySettings
+from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 from mcp_types import (
@@ -29,13 +29,18 @@ from mcp_types import (
     jsonrpc_message_adapter,
 )
 from pydantic import ValidationError
-from starlette.responses import JSONResponse
+from starlette.datastructures import Headers
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 
+from mcp_server.http_limits import ACCEPT_BACKLOG, HttpLimits, limited_h11
 from mcp_server.server import ShopbenchServer
 
 __all__ = [
     "BearerTokenAuth",
     "JsonRpcGuard",
+    "bind_host",
+    "endpoint_url",
     "garbage_reply",
     "http_app",
     "is_loopback",
@@ -104,25 +109,47 @@ def loopback_security(host: str) -> TransportSecuritySettings:
     )
 
 
-def http_app(server: ShopbenchServer, *, host: str = "127.0.0.1", token: str | None = None) -> Any:
+def http_app(server: ShopbenchServer, *, host: str = "127.0.0.1", token: str | None = None,
+             limits: HttpLimits | None = None) -> Any:
     """The streamable-HTTP ASGI app (path /mcp). Binding beyond loopback requires a token; on any loopback address
-    the Host/Origin (DNS-rebinding) checks stay on."""
+    the Host/Origin (DNS-rebinding) checks stay on. `limits` bounds sessions, their idle time and request bodies."""
     if not is_loopback(host) and not token:
         raise ValueError(f"binding {host} exposes the server beyond this machine: pass --token to require bearer auth")
+    limits = limits or HttpLimits()
     require_session_handshake(server)
     security = loopback_security(host) if is_loopback(host) else None
     # Plain JSON responses: the tools send no progress or server-to-client requests mid-call, and an SSE stream per
     # POST costs the server a task, a memory stream and a socket per call.
-    app = JsonRpcGuard(server.streamable_http_app(host=host, transport_security=security, json_response=True))
+    sdk_app = server.streamable_http_app(
+        host=host, transport_security=security, json_response=True, max_request_body_size=limits.max_body_bytes,
+        session_idle_timeout=limits.session_idle_timeout_s, max_sessions=limits.max_sessions,
+    )
+    app = JsonRpcGuard(sdk_app, security, limits)
     return BearerTokenAuth(app, token) if token else app
 
 
+def bind_host(host: str) -> str:
+    """The address to bind: an IPv6 literal without the brackets a URL puts around it (`[::1]` → `::1`)."""
+    return host.strip("[]")
+
+
+def endpoint_url(host: str, port: int) -> str:
+    """The endpoint as a client writes it (an IPv6 literal in brackets)."""
+    bare = bind_host(host)
+    return f"http://{f'[{bare}]' if ':' in bare else bare}:{port}/mcp"
+
+
 async def serve_http(server: ShopbenchServer, *, host: str = "127.0.0.1", port: int = 8765,
-                     token: str | None = None) -> None:
-    """Serve over streamable HTTP until interrupted; running episodes are abandoned on the way out."""
+                     token: str | None = None, limits: HttpLimits | None = None) -> None:
+    """Serve over streamable HTTP until interrupted; running episodes are abandoned on the way out. Connections are
+    capped and must send each request's head in time (mcp_server.http_limits)."""
     import uvicorn
 
-    config = uvicorn.Config(http_app(server, host=host, token=token), host=host, port=port, log_level="warning")
+    limits = limits or HttpLimits()
+    host = bind_host(host)
+    app = http_app(server, host=host, token=token, limits=limits)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", http=limited_h11(limits),
+                            backlog=ACCEPT_BACKLOG)
     try:
         await uvicorn.Server(config).serve()
     finally:
@@ -192,26 +219,35 @@ def log_garbage(transport: str, reply: JSONRPCError) -> None:
 
 
 class JsonRpcGuard:
-    """ASGI middleware in front of the SDK's streamable-HTTP handler: a POST body that is not one JSON-RPC message
-    gets HTTP 400 with a JSON-RPC -32700 / -32600 error (see garbage_reply) before it reaches the SDK, whose own
-    answer to such bodies is -32602 with pydantic's validation text. Good bodies pass through untouched (replayed)."""
+    """ASGI middleware in front of the SDK's streamable-HTTP handler, on every POST whatever its path.
 
-    def __init__(self, app: Any) -> None:
-        self.app = app
+    Before reading a byte of the body it applies the SDK's own Content-Type, Host and Origin checks and refuses a
+    declared Content-Length over the size limit; while reading it counts bytes (a chunked body is refused as it
+    passes the limit) against a deadline. After a refusal the rest of the body is never kept, so a 300 MB
+    cross-origin text/plain POST (what a web page may send without a preflight) costs the server no memory.
+
+    A body that is not one JSON-RPC message gets HTTP 400 with a JSON-RPC -32700 / -32600 error (see garbage_reply)
+    before it reaches the SDK, whose own answer to such bodies is -32602 with pydantic's validation text. Good bodies
+    pass through untouched (replayed)."""
+
+    def __init__(self, app: Any, security: TransportSecuritySettings | None, limits: HttpLimits) -> None:
+        self.app, self.limits = app, limits
+        self.headers_check = TransportSecurityMiddleware(security)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http" or scope["method"] != "POST":
             await self.app(scope, receive, send)
             return
-        chunks: list[bytes] = []
-        while True:
-            event = await receive()
-            if event["type"] == "http.disconnect":
-                return
-            chunks.append(event.get("body", b""))
-            if not event.get("more_body", False):
-                break
-        body = b"".join(chunks)
+        body: bytes | None = None
+        refusal = await self.headers_check.validate_request(Request(scope), is_post=True)
+        refusal = refusal or self._declared_too_large(scope)
+        if refusal is None:
+            body, refusal = await self._read_body(receive)
+        if refusal is not None:  # what follows of the body is dropped, for a moment (http_limits.DRAIN_S)
+            await refusal(scope, receive, send)
+            return
+        if body is None:  # the client went away
+            return
         try:
             jsonrpc_message_adapter.validate_json(body, by_name=False)
         except ValidationError as error:
@@ -230,6 +266,34 @@ class JsonRpcGuard:
             return {"type": "http.request", "body": body, "more_body": False}
 
         await self.app(scope, replay, send)
+
+    def _declared_too_large(self, scope: Any) -> Response | None:
+        declared = Headers(scope=scope).get("content-length", "")
+        if declared.isdigit() and int(declared) > self.limits.max_body_bytes:
+            return self._too_large()
+        return None
+
+    def _too_large(self) -> Response:
+        return Response(f"Request body too large (at most {self.limits.max_body_bytes} bytes)", status_code=413)
+
+    async def _read_body(self, receive: Any) -> tuple[bytes | None, Response | None]:
+        """The whole body, or why it was refused; (None, None) when the client disconnected."""
+        chunks: list[bytes] = []
+        size = 0
+        with anyio.move_on_after(self.limits.request_timeout_s):
+            while True:
+                event = await receive()
+                if event["type"] == "http.disconnect":
+                    return None, None
+                chunk = event.get("body", b"")
+                size += len(chunk)
+                if size > self.limits.max_body_bytes:
+                    return None, self._too_large()
+                chunks.append(chunk)
+                if not event.get("more_body", False):
+                    return b"".join(chunks), None
+        timeout = self.limits.request_timeout_s
+        return None, Response(f"Request body not received within {timeout:g} s", status_code=408)
 
 
 @contextmanager

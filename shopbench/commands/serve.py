@@ -9,6 +9,8 @@ from typing import Any
 
 import typer
 
+from mcp_server.http_limits import DEFAULT_MAX_SESSIONS, DEFAULT_REQUEST_TIMEOUT_S, DEFAULT_SESSION_IDLE_TIMEOUT_S
+
 
 class Transport(StrEnum):
     stdio = "stdio"
@@ -46,6 +48,16 @@ def register(app: typer.Typer) -> None:
                                               "(e.g. the model behind the client) unless the client names one."),
         agent_kind: AgentKind | None = typer.Option(None, "--agent-kind", help="What plays, with --agent-name: "
                                                     "model, human, mcp-client or baseline (default mcp-client)."),
+        max_sessions: int = typer.Option(DEFAULT_MAX_SESSIONS, "--max-sessions", min=1,
+                                         help="HTTP: most open MCP sessions (each plays one episode at a time); "
+                                         "one more is refused with 503 until a session closes or idles out."),
+        session_idle_timeout: float = typer.Option(DEFAULT_SESSION_IDLE_TIMEOUT_S, "--session-idle-timeout",
+                                                   min=0.1, help="HTTP: seconds a session may go without a request "
+                                                   "or an open event stream before it is closed (its running "
+                                                   "episode abandoned)."),
+        request_timeout: float = typer.Option(DEFAULT_REQUEST_TIMEOUT_S, "--request-timeout", min=0.1,
+                                              help="HTTP: seconds a client may take to send a request's headers, "
+                                              "and again its body."),
     ) -> None:
         """Serve the shopping sandbox to MCP clients (Claude Code, Claude Desktop, Inspect AI, agents).
 
@@ -54,13 +66,21 @@ def register(app: typer.Typer) -> None:
         """
         import anyio
 
+        from mcp_server.http_limits import HttpLimits, open_file_problem, raise_open_file_limit
         from mcp_server.server import build_server
         from mcp_server.suites import NotPlayable, build_suites, check_playable
-        from mcp_server.transports import is_loopback, serve_http, serve_stdio, stdout_to_stderr
+        from mcp_server.transports import endpoint_url, is_loopback, serve_http, serve_stdio, stdout_to_stderr
 
-        if transport is Transport.http and not is_loopback(host) and not token:
-            raise typer.BadParameter(f"binding {host} exposes the server beyond this machine; pass --token",
-                                     param_hint="--token")
+        limits = HttpLimits(max_sessions=max_sessions, session_idle_timeout_s=session_idle_timeout,
+                            request_timeout_s=request_timeout)
+        if transport is Transport.http:
+            if not is_loopback(host) and not token:
+                raise typer.BadParameter(f"binding {host} exposes the server beyond this machine; pass --token",
+                                         param_hint="--token")
+            problem = open_file_problem(limits, raise_open_file_limit())
+            if problem:
+                typer.echo(f"shopbench serve: {problem}", err=True)
+                raise typer.Exit(2)
         with stdout_to_stderr():
             try:
                 loaded, suites = build_suites(benchmarks, world=world, task_set=tasks, items=items,
@@ -79,8 +99,8 @@ def register(app: typer.Typer) -> None:
         if transport is Transport.stdio:
             anyio.run(serve_stdio, server)
         else:
-            typer.echo(f"shopbench: serving http://{host}:{port}/mcp (runs in {runs_dir})", err=True)
-            anyio.run(lambda: serve_http(server, host=host, port=port, token=token))
+            typer.echo(f"shopbench: serving {endpoint_url(host, port)} (runs in {runs_dir})", err=True)
+            anyio.run(lambda: serve_http(server, host=host, port=port, token=token, limits=limits))
 
 
 def _agent_defaults(name: str | None, kind: AgentKind | None) -> dict[str, Any]:
