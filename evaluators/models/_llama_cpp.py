@@ -20,7 +20,8 @@ attention over the context, not the weights, dominates), decoding ~1.2x; and Q8_
 Q4_1 weights to within an eighth of their own quantisation step (next-token agreement with the shipped file is the
 same as an exact F16 copy's, ~95%: both differ from it by activation rounding alone). `llama-cpp:smollm2?shipped`
 loads the shipped file as it is. Measured and left at llama.cpp's defaults: flash attention (slower on this CPU at a
-6,000-token context), q8_0/bf16/f32 KV cache, physical batches of 64-1024 and weight repacking (no gain beyond noise).
+6,000-token context), q8_0/bf16/f32 KV cache and physical batches of 64-1024 (no gain beyond noise). Weight
+repacking, measured with no gain either, is off (see build_llama).
 """
 
 from __future__ import annotations
