@@ -9,10 +9,11 @@ benchmark registered later (benchmarks.registry).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar
 
+import numpy as np
 from pydantic import BaseModel, Field
 
 Prompting = Literal["zero-shot", "few-shot", "cot", "cot-sc"]
@@ -76,6 +77,42 @@ def mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
+Scored = tuple[dict[str, ItemScore], dict[str, Any]]
+"""Item id → ItemScore, and the summary: "overall" and "tasks" (task → value) at least, plus what the benchmark
+reports besides (skills, macro-F1, the embedders used, ...)."""
+
+
+class TextEncoder(Protocol):
+    """A sentence embedder as a benchmark's scoring uses it (the models are loaded above this layer)."""
+
+    @property
+    def name(self) -> str:
+        """What reports call the model."""
+        ...
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """L2-normalised embeddings, one row per text."""
+        ...
+
+
+class ScoringOptions(Protocol):
+    """What the layer that scores a run hands a question benchmark's `score` (evaluators: its ScoreOptions)."""
+
+    @property
+    def embedder(self) -> str | None:
+        """The sentence-embedding model asked for (`score --embedder`); None: the bundled default."""
+        ...
+
+    @property
+    def extra(self) -> Mapping[str, Any]:
+        """Benchmark-specific options the command line does not name."""
+        ...
+
+    def encoder(self, model: str | None) -> TextEncoder:
+        """The embedder of a model folder (None: the bundled all-MiniLM-L6-v2), loaded on its first text."""
+        ...
+
+
 ItemT = TypeVar("ItemT", bound=BaseModel)
 """The item model of one question benchmark (IntentionQAItem, MMLUItem, ...)."""
 
@@ -84,7 +121,8 @@ class QuestionBenchmark(Protocol[ItemT]):
     """What the runner, the scorers and the MCP suites need to know about a question benchmark.
 
     Items are the benchmark's own pydantic models (`ItemT`); this protocol says how to load them, name them, ask them
-    and answer them without a model (the baselines). Scoring lives in evaluators.qa (it may need an embedding model).
+    and answer them without a model (the baselines), and how to score raw answers (`score`: whatever it needs from
+    above, such as an embedding model, comes in its options).
     Register an implementation with `benchmarks.registry.register_question`. Code that looks a benchmark up by name
     gets a `QuestionBenchmark[Any]`: the registry holds benchmarks of every item type.
     """
@@ -134,6 +172,12 @@ class QuestionBenchmark(Protocol[ItemT]):
 
     def majority_answers(self, items: list[ItemT], prompting: str) -> dict[str, str]:
         """Item id → the majority answer of its task (from the gold labels), written for the protocol's parser."""
+        ...
+
+    def score(self, items: list[ItemT], outputs: Mapping[str, Any], prompting: str,
+              options: ScoringOptions) -> Scored:
+        """Score raw outputs (item id → the model's text; IntentionQA CoT-SC: the list of samples; None: the call
+        failed) with the benchmark's reference parsers and metrics. Items absent from `outputs` were not answered."""
         ...
 
 

@@ -1,19 +1,18 @@
 """The benchmark registry: every benchmark shopbench can run, serve, play and score is registered here once.
 
 A registration (`BenchmarkSpec`) says what the rest of shopbench needs to know about a benchmark — its loader, item
-schema, suite kind (agentic: the sandbox tools; qa: one question, one `submit_answer`), prompting modes, scorer,
-primary metric and help text — so no command names a benchmark. Code in other layers is named by "module:attr"
+schema, suite kind (agentic: the sandbox tools; qa: one question, one `submit_answer`), prompting modes, primary
+metric and help text — so no command names a benchmark. Code in other layers is named by "module:attr"
 strings and imported only when used (this layer may not import the server or the evaluators).
 
 Question benchmarks register their `QuestionBenchmark` class with a decorator, in the style of Inspect's `@task`::
 
-    @register_question(scorer="my_pkg.scoring:score_outputs", primary_metric="accuracy",
-                       help="My benchmark: ...", default_items="the bundled samples")
+    @register_question(primary_metric="accuracy", help="My benchmark: ...", default_items="the bundled samples")
     class MyBench:
         name = "my-bench"
         default_task_set = "samples"
         promptings = ("zero-shot",)
-        ...  # load, item_id, task_of, runnable, demonstrations, prompter, random_answer, majority_answers
+        ...  # load, item_id, task_of, runnable, demonstrations, prompter, random_answer, majority_answers, score
 
 The built-in benchmarks register in their own packages (`benchmarks/<name>/adapter.py`, listed in BUILTINS and
 imported on first use); other packages register through the `shopbench.benchmarks` entry point group (the value names
@@ -61,9 +60,6 @@ class BenchmarkSpec:
     agentic: the function that loads a task set."""
     item_schema: str
     """"module:Class" of one item (a pydantic model)."""
-    scorer: str
-    """"module:attr", imported by evaluators.scoring. qa: a function (items, outputs, prompting, options) ->
-    (item scores, summary) that evaluators.qa.QAScorer runs; agentic: a Scorer class."""
     primary_metric: str
     """The rate reports plot and compare (e.g. "ASR", "accuracy")."""
     help: str
@@ -133,7 +129,6 @@ def register(spec: BenchmarkSpec) -> BenchmarkSpec:
 
 def register_question(
     *,
-    scorer: str,
     primary_metric: str,
     help: str,  # noqa: A002 - the registry's word for it
     default_items: str = "the bundled items",
@@ -156,7 +151,6 @@ def register_question(
                 kind="qa",
                 loader=f"{cls.__module__}:{cls.__qualname__}",
                 item_schema=f"{schema.__module__}:{schema.__qualname__}" if schema is not None else "",
-                scorer=scorer,
                 primary_metric=primary_metric,
                 help=help,
                 promptings=tuple(benchmark.promptings),

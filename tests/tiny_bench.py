@@ -1,5 +1,6 @@
-"""A tiny question benchmark that exists only in the test folder: registering it here is all it takes for shopbench
-to run, serve, play and score it (tests/test_registry.py). Importing this module registers it."""
+"""A tiny question benchmark that exists only in the test folder: registering it here (one spec, and its `score`)
+is all it takes for shopbench to run, serve, play and score it (tests/test_registry.py). Importing this module
+registers it."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from benchmarks.jsonl import read_models
-from benchmarks.qa import ItemScore, QuestionPrompt, mean
+from benchmarks.qa import ItemScore, QuestionPrompt, Scored, ScoringOptions, mean
 from benchmarks.registry import register_question
 
 
@@ -31,7 +32,7 @@ ITEMS = [
 ]
 
 
-@register_question(scorer="tests.tiny_bench:score_tiny", primary_metric="accuracy",
+@register_question(primary_metric="accuracy",
                    help="a tiny test benchmark, registered in tests/ only", default_items="four built-in items",
                    aggregation="pooled", overall="accuracy over the four tiny items")
 class TinyBench:
@@ -69,16 +70,15 @@ class TinyBench:
             by_task.setdefault(item.task, Counter())[item.answer] += 1
         return {item.id: by_task[item.task].most_common(1)[0][0] for item in items}
 
-
-def score_tiny(items: list[TinyItem], outputs: Mapping[str, Any], prompting: str,
-               options: Any) -> tuple[dict[str, ItemScore], dict[str, Any]]:
-    """Exact match after trimming and lower-casing."""
-    scores = {
-        item.id: ItemScore(score=float(str(outputs[item.id]).strip().lower() == item.answer), parsed=outputs[item.id],
-                           task=item.task)
-        for item in items
-        if outputs.get(item.id) is not None
-    }
-    tasks = {task: mean([s.score for s in scores.values() if s.task == task and s.score is not None])
-             for task in dict.fromkeys(item.task for item in items)}
-    return scores, {"overall": mean([s.score for s in scores.values() if s.score is not None]), "tasks": tasks}
+    def score(self, items: list[TinyItem], outputs: Mapping[str, Any], prompting: str,
+              options: ScoringOptions) -> Scored:
+        """Exact match after trimming and lower-casing."""
+        scores = {
+            item.id: ItemScore(score=float(str(outputs[item.id]).strip().lower() == item.answer),
+                               parsed=outputs[item.id], task=item.task)
+            for item in items
+            if outputs.get(item.id) is not None
+        }
+        tasks = {task: mean([s.score for s in scores.values() if s.task == task and s.score is not None])
+                 for task in dict.fromkeys(item.task for item in items)}
+        return scores, {"overall": mean([s.score for s in scores.values() if s.score is not None]), "tasks": tasks}

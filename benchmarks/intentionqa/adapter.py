@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from benchmarks.intentionqa.baselines import majority_answers, random_answer
 from benchmarks.intentionqa.loader import load_items
+from benchmarks.intentionqa.metrics import DIFFICULTY_METHOD, aggregate, pair_similarities, score_item
 from benchmarks.intentionqa.prompts import PROMPTINGS, build_prompt
 from benchmarks.intentionqa.schema import IntentionQAItem
-from benchmarks.qa import Demonstrations, QuestionPrompt, check_prompting
+from benchmarks.qa import Demonstrations, QuestionPrompt, Scored, ScoringOptions, check_prompting
 from benchmarks.registry import register_question
 
 
 @register_question(
-    scorer="evaluators.qa.scorers:score_intentionqa",
     primary_metric="accuracy",
     help="IntentionQA, purchase-intention multiple choice",
     default_items="the bundled benchmark, both tasks",
@@ -57,6 +58,18 @@ class IntentionQA:
 
     def majority_answers(self, items: list[IntentionQAItem], prompting: str) -> dict[str, str]:
         return {qid: _as_written(letter, prompting) for qid, letter in majority_answers(items).items()}
+
+    def score(self, items: list[IntentionQAItem], outputs: Mapping[str, Any], prompting: str,
+              options: ScoringOptions) -> Scored:
+        """Reference parsers; difficulty from product-pair embedding similarity (vectors cached on disk by the
+        embedder, so rescoring does not re-embed 4,630 pairs)."""
+        answered = [item for item in items if item.qid in outputs]
+        encoder = options.encoder(options.embedder)
+        similarity = pair_similarities(answered, encoder.encode)
+        scores = {item.qid: score_item(item, outputs[item.qid], prompting, similarity[item.qid]) for item in answered}
+        summary = aggregate(items, scores)
+        summary["difficulty_method"] = DIFFICULTY_METHOD.format(model=encoder.name)
+        return scores, summary
 
 
 def _as_written(letter: str, prompting: str) -> str:

@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
+from typing import Any
 
-from benchmarks.qa import Demonstrations, QuestionPrompt, check_prompting
+from benchmarks.qa import Demonstrations, QuestionPrompt, Scored, ScoringOptions, check_prompting
 from benchmarks.registry import register_question
 from benchmarks.session_intent.baselines import majority_answers, random_answer
 from benchmarks.session_intent.loader import load_items
+from benchmarks.session_intent.metrics import aggregate, score_item
 from benchmarks.session_intent.prompts import PROMPTINGS, SHOTS, build_prompt
 from benchmarks.session_intent.schema import SessionIntentItem
 
 
 @register_question(
-    scorer="evaluators.qa.scorers:score_session",
     primary_metric="accuracy",
     help="SessionIntentBench, intention shift in shopping sessions",
     default_items="the bundled samples, not the benchmark",
@@ -59,3 +60,10 @@ class SessionIntent:
 
     def majority_answers(self, items: list[SessionIntentItem], prompting: str) -> dict[str, str]:
         return majority_answers(items)
+
+    def score(self, items: list[SessionIntentItem], outputs: Mapping[str, Any], prompting: str,
+              options: ScoringOptions) -> Scored:
+        """Binarised accuracy and macro-F1 per task."""
+        scores = {item.id: score_item(item, outputs[item.id], prompting) for item in items
+                  if outputs.get(item.id) is not None}
+        return scores, aggregate(items, scores)

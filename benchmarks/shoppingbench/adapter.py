@@ -10,7 +10,6 @@ SHOPPINGBENCH = register(
         kind="agentic",
         loader="benchmarks.shoppingbench.tasks:load_task_set",
         item_schema="benchmarks.shoppingbench.schema:ShoppingTask",
-        scorer="evaluators.scoring.shoppingbench_run:ShoppingBenchScorer",
         primary_metric="ASR",
         help="ShoppingBench, agentic shopping tasks in a world: search, product pages, web search, calculator",
         promptings=("native", "paper"),

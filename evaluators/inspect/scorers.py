@@ -122,9 +122,10 @@ def qa_summary(benchmark: str, items: str | None = None, prompting: str | None =
 
 @functools.cache
 def _questions(benchmark: str, items: str | None) -> tuple[Any, list[Any]]:
+    from benchmarks.registry import get_benchmark
     from evaluators.qa.scoring import QAScorer
 
-    qa = QAScorer(benchmark)
+    qa = QAScorer(get_benchmark(benchmark))
     return qa, qa.questions.load(items)
 
 
@@ -134,7 +135,7 @@ def _score_outputs(benchmark: str, items: str | None, prompting: str | None,
 
     qa, loaded = _questions(benchmark, items)
     chosen = prompting or qa.questions.promptings[0]
-    return qa.score_outputs(loaded, outputs, chosen, ScoreOptions())
+    return qa.questions.score(loaded, outputs, chosen, ScoreOptions())
 
 
 def qa_score(benchmark: str, items: str | None = None, prompting: str | None = None) -> Scorer:

@@ -13,9 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.qa import ItemScore, QuestionBenchmark, check_prompting, items_path
-from benchmarks.registry import get_benchmark, resolve
+from benchmarks.registry import BenchmarkSpec
 from evaluators.predictions import read_qa_predictions
-from evaluators.qa.scorers import OutputScorer
 from evaluators.scoring import MetricRow, ScoreOptions
 from evaluators.scoring.episodes import read_run_episodes
 from evaluators.stats import bootstrap_ci
@@ -101,13 +100,13 @@ class QAScoreResult:
 
 
 class QAScorer:
-    """Scores any registered question benchmark with the output scorer its registration names."""
+    """Scores any registered question benchmark: the benchmark scores the raw outputs (`QuestionBenchmark.score`),
+    this reads them from run folders or prediction files and makes the result."""
 
-    def __init__(self, benchmark: str) -> None:
-        self.spec = get_benchmark(benchmark)
-        self.questions: QuestionBenchmark[Any] = self.spec.questions()
-        self.benchmark = self.spec.name
-        self.score_outputs: OutputScorer = resolve(self.spec.scorer)
+    def __init__(self, spec: BenchmarkSpec) -> None:
+        self.spec = spec
+        self.questions: QuestionBenchmark[Any] = spec.questions()
+        self.benchmark = spec.name
 
     def score_predictions(self, predictions: Path, options: ScoreOptions) -> QAScoreResult:
         items = self.questions.load(options.items)
@@ -158,7 +157,7 @@ class QAScorer:
         failed = sum(1 for output in outputs.values() if output is None)
         if failed and not self.spec.scores_failed_calls:
             not_scored["failed_calls"] = failed
-        scores, summary = self.score_outputs(items, outputs, prompting, options)
+        scores, summary = self.questions.score(items, outputs, prompting, options)
         return QAScoreResult(self.benchmark, prompting, scores, summary, self.spec.primary_metric,
                              not_scored=not_scored)
 

@@ -23,10 +23,10 @@ and returns a `ScoreResult`:
 - `to_json()`: what `--json OUT` writes (for predictions, the benchmark's documented OUT format);
 - `render()`: rich renderables `shopbench score` prints.
 
-An agentic benchmark registers a Scorer class ("module:Class"); a question benchmark registers only the function
-that scores raw outputs, and `evaluators.qa.QAScorer` does the rest (run directories, predictions, tables). Options
-every scorer may read are in ScoreOptions; anything benchmark-specific that the command line does not name goes in
-`ScoreOptions.extra`.
+A benchmark's scorer is one of its parts (evaluators.parts: `scorer(spec) -> Scorer`); a question benchmark
+scores raw outputs itself (`QuestionBenchmark.score`) and the question benchmarks' default part,
+`evaluators.qa.QAScorer`, does the rest (run directories, predictions, tables). Options every scorer may read are
+in ScoreOptions; anything benchmark-specific that the command line does not name goes in `ScoreOptions.extra`.
 """
 
 from __future__ import annotations
@@ -36,7 +36,9 @@ from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
-from benchmarks.registry import UnknownBenchmarkError, benchmark_names, get_benchmark, resolve
+from benchmarks.registry import UnknownBenchmarkError, benchmark_names, get_benchmark
+from evaluators.embeddings import Embedder, load_embedder
+from evaluators.parts import parts_for
 from mcp_server.trajectory import read_manifest
 
 __all__ = [
@@ -61,6 +63,10 @@ class ScoreOptions(BaseModel):
     agent: str | None = None
     """Run folders holding several agents' episodes: score only this one ("kind:name" or the name)."""
     extra: dict[str, Any] = Field(default_factory=dict)
+
+    def encoder(self, model: str | None) -> Embedder:
+        """A sentence embedder (None: the bundled default), for a question benchmark's own `score`."""
+        return load_embedder(model)
 
 
 class MetricRow(BaseModel):
@@ -107,11 +113,8 @@ def scorer_names() -> list[str]:
 def get_scorer(name: str) -> Scorer:
     """The scorer for a registered benchmark; an unknown name gets a "did you mean" error."""
     spec = get_benchmark(name)
-    if spec.kind == "qa":
-        from evaluators.qa.scoring import QAScorer
-
-        return QAScorer(name)
-    return resolve(spec.scorer)()
+    scorer: Scorer = parts_for(spec).load("scorer")(spec)
+    return scorer
 
 
 def score_run(run_dir: Path | str, options: ScoreOptions | None = None) -> ScoreResult:

@@ -16,6 +16,7 @@ from typing import Any, Final, Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from benchmarks.jsonl import DataFileError, _short, json_type, read_jsonl
+from benchmarks.registry import BenchmarkSpec
 from benchmarks.shoppingbench.schema import INTENT_LABELS, INTENTS, Intent, Product, ShoppingTask
 from benchmarks.shoppingbench.tasks import OFFICIAL_SET, load_official
 from evaluators.embeddings import REFERENCE_MODEL, embedder_name, load_embedder
@@ -313,9 +314,12 @@ class _CatalogLookup:
 
 
 class ShoppingBenchScorer:
-    """The registry entry for "shoppingbench"."""
+    """ShoppingBench's scorer part (evaluators.parts: the agentic default)."""
 
     benchmark = BENCHMARK
+
+    def __init__(self, spec: BenchmarkSpec | None = None) -> None:
+        """`spec`: the registration it scores for (the parts registry passes it; ShoppingBench's own is implied)."""
 
     def score_run(self, run_dir: Path, options: ScoreOptions) -> ShoppingBenchResult:
         manifest = read_manifest(run_dir)
