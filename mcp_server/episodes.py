@@ -26,6 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from benchmarks.shoppingbench.prompts import MCP_AGENT_INSTRUCTIONS, REFERENCE_SYSTEM_PROMPT, prompt_hash
+from mcp_server.protocol import DEFAULT_MAX_STEPS
 from mcp_server.suites import TaskListing, TaskSuite
 from mcp_server.tools import SHOPPING_TOOLS, Arguments, Sandbox, ToolCallError, validate_arguments
 from mcp_server.trajectory import (
@@ -47,7 +48,6 @@ from mcp_server.trajectory import (
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_MAX_STEPS = 30
 QA_TOOLS = ("submit_answer",)
 EPISODE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 RECORDED_PACKAGES = ("shopbench", "mcp", "pyserini", "pydantic", "httpx")
@@ -111,7 +111,7 @@ class Episode:
         sandbox: Sandbox | None = None,
         episode_id: str | None = None,
         epoch: int = 0,
-        max_steps: int = DEFAULT_MAX_STEPS,
+        max_steps: int | None = None,
         world: str | None = None,
         world_info: dict[str, Any] | None = None,
     ) -> None:
@@ -121,6 +121,7 @@ class Episode:
         listing = _listing(suite, task_id)
         if suite.kind == "agentic" and sandbox is None:
             raise ValueError("an agentic episode needs a sandbox")
+        max_steps = DEFAULT_MAX_STEPS if max_steps is None else max_steps
         if max_steps < 1:
             raise EpisodeError("max_steps must be at least 1")
         max_steps = min(max_steps, suite.max_steps) if suite.max_steps else max_steps
@@ -393,7 +394,7 @@ def _write_first_manifest(
             benchmark=suite.benchmark,
             task_set=suite.task_set,
             agent=agent,
-            parameters={"max_steps": max_steps},
+            parameters={"max_steps": max_steps, **suite.manifest_parameters()},
             prompts={
                 "reference_system_prompt": prompt_hash(REFERENCE_SYSTEM_PROMPT),
                 "mcp_agent_instructions": prompt_hash(MCP_AGENT_INSTRUCTIONS),

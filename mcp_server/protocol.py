@@ -8,6 +8,10 @@ from __future__ import annotations
 
 SERVER_NAME = "shopbench"
 
+DEFAULT_MAX_STEPS = 30
+"""Steps an episode may take unless the server is told otherwise (`--max-steps`); the one place this default is
+written: every player passes None for it (serve, run, play, Inspect, Gym)."""
+
 META_THOUGHT = "shopbench/thought"
 META_USAGE = "shopbench/usage"
 META_EPISODE_ID = "shopbench/episode_id"

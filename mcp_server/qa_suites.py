@@ -32,6 +32,7 @@ class QASuite:
         self.benchmark = self.questions.name
         self.task_set = task_set_label(self.questions, items)
         self.prompting = prompting or self.questions.promptings[0]
+        self.shots, self.seed = shots, seed
         loaded = self.questions.load(items)
         self.demonstrations: Demonstrations | None = self.questions.demonstrations(loaded, self.prompting, shots)
         """The items held out as demonstrations (never served), or None: the run's manifest records them."""
@@ -60,4 +61,11 @@ class QASuite:
 
     def unavailable_reason(self) -> str | None:
         return None
+
+    def manifest_parameters(self) -> dict[str, Any]:
+        """How the questions are asked, and the items held out as demonstrations (which decide what is served)."""
+        held_out = self.demonstrations
+        shown = {} if held_out is None else {
+            "demonstrations": {"rule": held_out.rule, "count": len(held_out.ids), "ids": held_out.ids}}
+        return {"prompting": self.prompting, "shots": self.shots, "seed": self.seed, **shown}
 

@@ -52,7 +52,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from benchmarks.shoppingbench.prompts import MCP_AGENT_INSTRUCTIONS
 from mcp_server.episode_client import StartedEpisode
 from mcp_server.episodes import (
-    DEFAULT_MAX_STEPS,
     QA_TOOLS,
     SUBMIT_ANSWER_DESCRIPTION,
     Episode,
@@ -61,6 +60,7 @@ from mcp_server.episodes import (
     SubmitAnswerArgs,
 )
 from mcp_server.protocol import (
+    DEFAULT_MAX_STEPS,
     MAX_EPOCHS,
     META_AGENT,
     META_EPISODE_ID,
@@ -271,7 +271,7 @@ def build_server(
     suites: list[TaskSuite],
     runs_dir: Path,
     *,
-    max_steps: int = DEFAULT_MAX_STEPS,
+    max_steps: int | None = None,
     agent_defaults: dict[str, Any] | None = None,
     single_client: bool = False,
     workers: int = SANDBOX_WORKERS,
@@ -280,7 +280,7 @@ def build_server(
 
     `agent_defaults` fills the AgentInfo of episodes whose client names no agent (e.g. {"kind": "model", "name":
     "openai:gpt-4.1"}; `shopbench serve --agent-name/--agent-kind`). `single_client` (stdio) treats every request as
-    one client. `workers` bounds the threads running sandbox work.
+    one client. `workers` bounds the threads running sandbox work. `max_steps` None: DEFAULT_MAX_STEPS.
     """
     if any(suite.kind == "agentic" for suite in suites) and world is None:
         raise ValueError("agentic suites need a world")
@@ -288,7 +288,7 @@ def build_server(
         world=world,
         suites=list(suites),
         runs_dir=Path(runs_dir),
-        max_steps=max_steps,
+        max_steps=DEFAULT_MAX_STEPS if max_steps is None else max_steps,
         agent_defaults=dict(agent_defaults or {}),
         single_client=single_client,
         sandbox=Sandbox.for_world(world) if world is not None else None,

@@ -39,6 +39,9 @@ class ShoppingSuite:
     def start_details(self, task_id: str) -> dict[str, Any]:
         return {}
 
+    def manifest_parameters(self) -> dict[str, Any]:
+        return {}
+
     def task(self, task_id: str) -> ShoppingTask:
         """The full task, targets included — for scorers and the TUI's end screen, never for the agent."""
         return self._tasks[task_id]

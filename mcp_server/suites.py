@@ -54,6 +54,11 @@ class TaskSuite(Protocol):
         """Why episodes cannot start on this suite right now (e.g. its world is not imported), or None."""
         ...
 
+    def manifest_parameters(self) -> dict[str, Any]:
+        """What decides which tasks are served and how they are asked, for a run's manifest (question suites: the
+        prompting, shots, seed and the items held out as demonstrations); {} when the task set says it all."""
+        ...
+
 
 class NotPlayable(ValueError):
     """Nothing can be played as asked: one line naming the problem and the command that fixes it."""

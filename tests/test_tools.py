@@ -265,6 +265,9 @@ class OneQuestion:
     def unavailable_reason(self) -> None:
         return None
 
+    def manifest_parameters(self) -> dict:
+        return {}
+
 
 def test_qa_episode_ends_at_submit_answer_with_the_raw_answer(tmp_path: Path) -> None:
     episode = Episode(tmp_path, OneQuestion(), "task1:7", agent=AGENT)

@@ -10,6 +10,7 @@ from typing import Any
 import typer
 
 from mcp_server.http_limits import DEFAULT_MAX_SESSIONS, DEFAULT_REQUEST_TIMEOUT_S, DEFAULT_SESSION_IDLE_TIMEOUT_S
+from mcp_server.protocol import DEFAULT_MAX_STEPS
 
 
 class Transport(StrEnum):
@@ -37,13 +38,17 @@ def register(app: typer.Typer) -> None:
                                          "several servers may share one."),
         token: str | None = typer.Option(None, "--token", envvar="SHOPBENCH_TOKEN",
                                          help="HTTP: require Authorization: Bearer TOKEN on every request."),
-        max_steps: int = typer.Option(30, "--max-steps", min=1, help="Steps per episode."),
+        max_steps: int | None = typer.Option(None, "--max-steps", min=1,
+                                             help=f"Steps per episode (default {DEFAULT_MAX_STEPS})."),
         benchmarks: list[str] = typer.Option(["shoppingbench"], "--benchmark",
                                              help="Benchmark to serve (repeatable); `shopbench run --help` lists "
                                              "the registered ones."),
         items: Path | None = typer.Option(None, "--items", help="Question items file (one question benchmark)."),
         prompting: str | None = typer.Option(None, "--prompting", help="Question prompt style (default: the "
                                              "benchmark's first, e.g. zero-shot)."),
+        shots: int = typer.Option(0, "--shots", min=0, help="Demonstrations per question with --prompting "
+                                  "few-shot (drawn from the items the benchmark holds out)."),
+        seed: int = typer.Option(0, "--seed", help="Seed for the few-shot draws."),
         agent_name: str | None = typer.Option(None, "--agent-name", help="Record episodes as played by this agent "
                                               "(e.g. the model behind the client) unless the client names one."),
         agent_kind: AgentKind | None = typer.Option(None, "--agent-kind", help="What plays, with --agent-name: "
@@ -66,9 +71,9 @@ def register(app: typer.Typer) -> None:
         """
         import anyio
 
+        from mcp_server.environment import open_environment
         from mcp_server.http_limits import HttpLimits, open_file_problem, raise_open_file_limit
-        from mcp_server.server import build_server
-        from mcp_server.suites import NotPlayable, build_suites, check_playable
+        from mcp_server.suites import NotPlayable
         from mcp_server.transports import endpoint_url, is_loopback, serve_http, serve_stdio, stdout_to_stderr
 
         limits = HttpLimits(max_sessions=max_sessions, session_idle_timeout_s=session_idle_timeout,
@@ -81,21 +86,22 @@ def register(app: typer.Typer) -> None:
             if problem:
                 typer.echo(f"shopbench serve: {problem}", err=True)
                 raise typer.Exit(2)
+        runs_dir = runs or Path("runs") / f"serve-{datetime.now():%Y%m%d-%H%M%S}"
         with stdout_to_stderr():
             try:
-                loaded, suites = build_suites(benchmarks, world=world, task_set=tasks, items=items,
-                                              prompting=prompting)
-                check_playable(suites)
+                environment = open_environment(benchmarks, runs_dir=runs_dir, world=world, task_set=tasks,
+                                               items=items, prompting=prompting, shots=shots, seed=seed,
+                                               max_steps=max_steps,
+                                               agent_defaults=_agent_defaults(agent_name, agent_kind),
+                                               single_client=transport is Transport.stdio)
+                environment.selection()
             except NotPlayable as error:
                 typer.echo(f"shopbench serve: {error}", err=True)
                 raise typer.Exit(2) from None
             except (FileNotFoundError, KeyError, ValueError) as error:
                 typer.echo(f"shopbench serve: {str(error).strip(chr(39) + chr(34))}", err=True)
                 raise typer.Exit(2) from None
-        runs_dir = runs or Path("runs") / f"serve-{datetime.now():%Y%m%d-%H%M%S}"
-        server = build_server(loaded, suites, runs_dir, max_steps=max_steps,
-                              agent_defaults=_agent_defaults(agent_name, agent_kind),
-                              single_client=transport is Transport.stdio)
+        server = environment.server
         if transport is Transport.stdio:
             anyio.run(serve_stdio, server)
         else:

@@ -8,16 +8,16 @@ from typing import Any
 
 def build_play_server(benchmark: str, runs_dir: Path, *, world: Path | None = None, task_set: str | None = None,
                       items: Path | None = None, prompting: str | None = None, task_id: str | None = None,
-                      max_steps: int = 30) -> Any:
-    """The same MCPServer `shopbench serve` runs, hosting one registered benchmark (its suites from
-    `build_suites`). Raises NotPlayable (one line naming the fix) when its tasks cannot be played here or `task_id`
-    is not one of them, before anything is recorded."""
-    from mcp_server.server import build_server
-    from mcp_server.suites import build_suites, check_playable
+                      max_steps: int | None = None) -> Any:
+    """The same MCPServer `shopbench serve` runs, hosting one registered benchmark (`open_environment`). Raises
+    NotPlayable (one line naming the fix) when its tasks cannot be played here or `task_id` is not one of them,
+    before anything is recorded. `max_steps` None: the server's default."""
+    from mcp_server.environment import open_environment
 
-    opened, suites = build_suites([benchmark], world=world, task_set=task_set, items=items, prompting=prompting)
-    check_playable(suites, task_ids=[task_id] if task_id else None)
-    return build_server(opened, suites, runs_dir, max_steps=max_steps)
+    environment = open_environment([benchmark], runs_dir=runs_dir, world=world, task_set=task_set, items=items,
+                                   prompting=prompting, max_steps=max_steps)
+    environment.selection(task_ids=[task_id] if task_id else None)
+    return environment.server
 
 
 async def play(
@@ -31,7 +31,7 @@ async def play(
     task_set: str | None = None,
     items: Path | None = None,
     prompting: str | None = None,
-    max_steps: int = 30,
+    max_steps: int | None = None,
     server: Any = None,
 ) -> None:
     """Run the play app against an in-process server (`server`, or one built here), connected through the official

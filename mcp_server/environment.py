@@ -1,0 +1,80 @@
+"""One way into the sandbox: `open_environment` gives every player — `serve`, `run`, `play`, Inspect, Gym, the
+installed-agent runner — the same suites, world and MCP server for the benchmarks it names, with one place for the
+defaults (the step limit is `mcp_server.protocol.DEFAULT_MAX_STEPS`, which `max_steps=None` means everywhere)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mcp_server.suites import TaskListing, TaskSuite, build_suites, check_playable
+
+if TYPE_CHECKING:
+    from mcp_server.server import ShopbenchServer
+    from mcp_server.world import World
+
+
+@dataclass
+class Environment:
+    """The suites of the chosen benchmarks, their world (None when none needs one) and the MCP server over them.
+
+    The server is built on first use: a run played against a remote `shopbench serve` checks its selection here and
+    never opens the world's search indexes in its own process."""
+
+    suites: list[TaskSuite]
+    world: World | None
+    runs_dir: Path
+    max_steps: int | None = None
+    agent_defaults: Mapping[str, Any] = field(default_factory=dict)
+    single_client: bool = False
+
+    @functools.cached_property
+    def server(self) -> ShopbenchServer:
+        """The one MCPServer every player talks to (in memory, over stdio or over HTTP)."""
+        from mcp_server.server import build_server
+
+        return build_server(self.world, self.suites, self.runs_dir, max_steps=self.max_steps,
+                            agent_defaults=dict(self.agent_defaults), single_client=self.single_client)
+
+    def selection(
+        self,
+        *,
+        intents: Sequence[str] | None = None,
+        task_ids: list[str] | None = None,
+        limit: int | None = None,
+    ) -> list[tuple[TaskSuite, TaskListing]]:
+        """The tasks chosen by intent, id and `limit`; raises NotPlayable (one line naming the fix) before anything is
+        written when the suites cannot start episodes here or nothing is selected."""
+        return check_playable(self.suites, intents=tuple(intents) if intents else None, task_ids=task_ids,
+                              limit=limit)
+
+
+def open_environment(
+    benchmarks: Sequence[str],
+    *,
+    runs_dir: Path,
+    world: Path | World | None = None,
+    task_set: str | None = None,
+    items: Path | str | None = None,
+    prompting: str | None = None,
+    shots: int = 0,
+    seed: int = 0,
+    max_steps: int | None = None,
+    agent_defaults: Mapping[str, Any] | None = None,
+    single_client: bool = False,
+) -> Environment:
+    """The environment for these registered benchmarks: their suites, the world the agentic ones need (opened from
+    `world`, or the default world) and, on first use, the server writing episodes under `runs_dir`.
+
+    `task_set` (agentic: the world's task set), `items` (one question benchmark's items file), `prompting`, `shots`
+    and `seed` (question prompts) choose what is served; `max_steps` (None: DEFAULT_MAX_STEPS) bounds an episode;
+    `agent_defaults` names who plays when a client does not; `single_client` (stdio) treats every request as one
+    client. Unknown names raise UnknownBenchmarkError; bad data DataFileError; a missing world or task set
+    FileNotFoundError / KeyError. Nothing is written here."""
+    opened, suites = build_suites(list(benchmarks), world=world, task_set=task_set, items=items,
+                                  prompting=prompting, shots=shots, seed=seed)
+    return Environment(suites=suites, world=opened, runs_dir=Path(runs_dir), max_steps=max_steps,
+                       agent_defaults=dict(agent_defaults or {}), single_client=single_client)
