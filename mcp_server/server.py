@@ -35,7 +35,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -76,7 +76,7 @@ from mcp_server.protocol import (
 from mcp_server.suites import TaskListing, TaskSuite
 from mcp_server.tool_outputs import lean_schema, output_schema
 from mcp_server.tools import SHOPPING_TOOLS, Arguments, Sandbox, describe_validation_error
-from mcp_server.trajectory import AgentInfo, Usage, episode_path
+from mcp_server.trajectory import AgentInfo, AgentKindValue, Usage, episode_path
 
 if TYPE_CHECKING:
     from mcp_server.world import World
@@ -104,7 +104,6 @@ DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 500
 RECENT_DISCONNECT_S = 120.0
 """How long after an episode was abandoned by a disconnect a call without an episode mentions it."""
-AgentKind = Literal["model", "human", "mcp-client", "baseline"]
 T = TypeVar("T")
 
 
@@ -409,8 +408,9 @@ async def start_task(
               "else this MCP client's name)."),
     ] = None,
     agent_kind: Annotated[
-        AgentKind | None, Field(description="What plays: model, human, mcp-client or baseline (default: the "
-                                "server's --agent-kind, else mcp-client).")
+        AgentKindValue | None,
+        Field(title="Agent Kind", description="What plays: model, human, mcp-client or baseline (default: the "
+              "server's --agent-kind, else mcp-client)."),
     ] = None,
 ) -> StartedEpisode:
     """Begin an episode on a task on this connection and return the user's instruction. Starting a task while

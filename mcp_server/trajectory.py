@@ -17,10 +17,11 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError, WithJsonSchema
 
 from benchmarks.jsonl import DataFileError, read_json_model, write_text_atomic
 
@@ -35,10 +36,26 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+class AgentKind(StrEnum):
+    """What plays an episode: a model (run, Inspect), a person (play), an outside MCP client, or a scripted
+    baseline."""
+
+    model = "model"
+    human = "human"
+    mcp_client = "mcp-client"
+    baseline = "baseline"
+
+
+AgentKindValue = Annotated[AgentKind, WithJsonSchema({"enum": [kind.value for kind in AgentKind], "type": "string"})]
+"""AgentKind as a pydantic field: its JSON Schema is the plain string enum, inline, as clients have always seen it in
+start_task's arguments and the trajectory schema (not a reference to a definition; such a field gets no title of its
+own, so the fields using it name theirs)."""
+
+
 class AgentInfo(BaseModel):
     """Who played the episode."""
 
-    kind: Literal["model", "human", "mcp-client", "baseline"]
+    kind: Annotated[AgentKindValue, Field(title="Kind")]
     name: str
     """Model spec (e.g. "llama-cpp:smollm2"), player name, or MCP client name."""
     details: dict[str, Any] = Field(default_factory=dict)

@@ -11,18 +11,12 @@ import typer
 
 from mcp_server.http_limits import DEFAULT_MAX_SESSIONS, DEFAULT_REQUEST_TIMEOUT_S, DEFAULT_SESSION_IDLE_TIMEOUT_S
 from mcp_server.protocol import DEFAULT_MAX_STEPS
+from mcp_server.trajectory import AgentKind
 
 
 class Transport(StrEnum):
     stdio = "stdio"
     http = "http"
-
-
-class AgentKind(StrEnum):
-    model = "model"
-    human = "human"
-    mcp_client = "mcp-client"
-    baseline = "baseline"
 
 
 def register(app: typer.Typer) -> None:
