@@ -1,0 +1,163 @@
+"""OpenAI Responses (`POST /v1/responses`), as Codex and the `openai` SDK speak it.
+
+The bridge keeps no conversation: a request sends the whole input (`store: false`, as Codex does against any
+provider but OpenAI's own), so `previous_response_id` is refused in one line. Reasoning items are dropped. Streams
+are the typed events the SDK's `responses.stream()` accumulates and Codex reads: response.created, per output item
+added / deltas / done, response.completed with the usage.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from evaluators.bridge._wire import (
+    WireError,
+    WireReply,
+    WireRequest,
+    decoding,
+    dumps,
+    expect,
+    function_tool,
+    offered_tools,
+    parse_arguments,
+    part_text,
+    sse,
+)
+from evaluators.models import ChatMessage, ToolCall, ToolSpec
+
+TEXT = frozenset({"input_text", "output_text", "text", "refusal", "summary_text"})
+DROPPED_ITEMS = frozenset({"reasoning"})
+ERROR_CODES = {400: "invalid_request_error", 401: "invalid_api_key", 404: "not_found", 503: "server_error"}
+
+
+class OpenAIResponses:
+    name = "openai-responses"
+
+    def parse(self, body: dict[str, Any]) -> WireRequest:
+        if body.get("previous_response_id"):
+            raise WireError("previous_response_id is not supported: send the whole conversation as input")
+        messages: list[ChatMessage] = []
+        if body.get("instructions"):
+            messages.append(ChatMessage(role="system", content=expect(body["instructions"], str, "instructions")))
+        raw = body.get("input")
+        items = [{"role": "user", "content": raw}] if isinstance(raw, str) else expect(raw, list, "input")
+        for index, item in enumerate(items):
+            _read_item(messages, expect(item, dict, f"input[{index}]"), f"input[{index}]")
+        tools, other = offered_tools(body.get("tools"), _function)
+        return WireRequest(
+            messages=messages,
+            tools=tools,
+            other_tools=other,
+            config=decoding(body, ("max_output_tokens",), None),
+            stream=bool(body.get("stream")),
+            model=str(body.get("model", "")),
+        )
+
+    def render(self, reply: WireReply) -> dict[str, Any]:
+        return _response(reply, "completed", _items(reply))
+
+    def events(self, reply: WireReply, request: WireRequest) -> bytes:
+        events: list[dict[str, Any]] = [
+            {"type": "response.created", "response": _response(reply, "in_progress", [])},
+            {"type": "response.in_progress", "response": _response(reply, "in_progress", [])},
+        ]
+        for index, item in enumerate(_items(reply)):
+            at = {"output_index": index, "item_id": item["id"]}
+            if item["type"] == "message":
+                text = item["content"][0]["text"]
+                part = {"type": "output_text", "text": "", "annotations": [], "logprobs": []}
+                events += [
+                    {"type": "response.output_item.added", "output_index": index,
+                     "item": {**item, "status": "in_progress", "content": []}},
+                    {"type": "response.content_part.added", **at, "content_index": 0, "part": part},
+                    {"type": "response.output_text.delta", **at, "content_index": 0, "delta": text, "logprobs": []},
+                    {"type": "response.output_text.done", **at, "content_index": 0, "text": text, "logprobs": []},
+                    {"type": "response.content_part.done", **at, "content_index": 0, "part": item["content"][0]},
+                ]
+            else:
+                events += [
+                    {"type": "response.output_item.added", "output_index": index,
+                     "item": {**item, "status": "in_progress", "arguments": ""}},
+                    {"type": "response.function_call_arguments.delta", **at, "delta": item["arguments"]},
+                    {"type": "response.function_call_arguments.done", **at, "name": item["name"],
+                     "arguments": item["arguments"]},
+                ]
+            events.append({"type": "response.output_item.done", "output_index": index, "item": item})
+        events.append({"type": "response.completed", "response": self.render(reply)})
+        return b"".join(sse({**event, "sequence_number": n}, event["type"]) for n, event in enumerate(events))
+
+    def error(self, status: int, message: str) -> dict[str, Any]:
+        return {"error": {"message": message, "type": ERROR_CODES.get(status, "server_error"), "param": None,
+                          "code": ERROR_CODES.get(status, "server_error")}}
+
+    def stream_error(self, message: str) -> bytes:
+        event = {"type": "error", "code": "server_error", "message": message, "param": None, "sequence_number": 0}
+        return sse(event, "error")
+
+
+def _function(tool: dict[str, Any], where: str) -> ToolSpec | None:
+    if tool.get("type") != "function":
+        return None
+    return function_tool(where, tool.get("name"), tool.get("description"), tool.get("parameters"))
+
+
+def _read_item(messages: list[ChatMessage], item: dict[str, Any], where: str) -> None:
+    kind = item.get("type", "message")
+    if kind == "message":
+        content = item.get("content")
+        text = content if isinstance(content, str) else "".join(
+            part_text(part, f"{where}.content[]", TEXT) for part in expect(content, list, f"{where}.content"))
+        role = item.get("role")
+        if role in ("system", "developer"):
+            messages.append(ChatMessage(role="system", content=text))
+        elif role in ("user", "assistant"):
+            messages.append(ChatMessage(role=role, content=text))
+        else:
+            raise WireError(f"{where}.role must be system, developer, user or assistant, got {role!r}")
+    elif kind == "function_call":
+        call = ToolCall(id=expect(item.get("call_id"), str, f"{where}.call_id"),
+                        name=expect(item.get("name"), str, f"{where}.name"),
+                        arguments=parse_arguments(item.get("arguments"), f"{where}.arguments"))
+        last = messages[-1] if messages else None
+        if last is not None and last.role == "assistant":  # one turn's calls follow its text as separate items
+            last.tool_calls = [*(last.tool_calls or []), call]
+        else:
+            messages.append(ChatMessage(role="assistant", content="", tool_calls=[call]))
+    elif kind == "function_call_output":
+        output = item.get("output", "")
+        text = output if isinstance(output, str) else "".join(
+            part_text(part, f"{where}.output[]", TEXT) for part in expect(output, list, f"{where}.output"))
+        messages.append(ChatMessage(role="tool", content=text,
+                                    tool_call_id=expect(item.get("call_id"), str, f"{where}.call_id")))
+    elif kind not in DROPPED_ITEMS:
+        raise WireError(f"{where}.type {kind!r} is not supported (messages, function calls and their outputs are)")
+
+
+def _items(reply: WireReply) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    if reply.text:
+        part = {"type": "output_text", "text": reply.text, "annotations": [], "logprobs": []}
+        items.append({"type": "message", "id": f"msg_{reply.response_id}", "status": "completed", "role": "assistant",
+                      "content": [part]})
+    items += [
+        {"type": "function_call", "id": f"fc_{reply.response_id}_{index}", "call_id": call.id, "name": call.name,
+         "arguments": dumps(call.arguments), "status": "completed"}
+        for index, call in enumerate(reply.calls)
+    ]
+    return items
+
+
+def _response(reply: WireReply, status: str, output: list[dict[str, Any]]) -> dict[str, Any]:
+    used = reply.usage
+    usage = None if status != "completed" else {
+        "input_tokens": used.input_tokens, "input_tokens_details": {"cached_tokens": 0},
+        "output_tokens": used.output_tokens, "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": used.input_tokens + used.output_tokens,
+    }
+    return {
+        "id": reply.response_id, "object": "response", "created_at": int(time.time()), "status": status,
+        "model": reply.model, "output": output, "usage": usage, "error": None, "incomplete_details": None,
+        "instructions": None, "metadata": {}, "parallel_tool_calls": True, "temperature": None, "top_p": None,
+        "tool_choice": "auto", "tools": [],
+    }
