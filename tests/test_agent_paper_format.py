@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evaluators.agent.paper_format import format_paper_call, parse_paper_turn
+from evaluators.players.agent.paper_format import format_paper_call, parse_paper_turn
 
 
 def test_reference_array_format_with_think_and_response():

@@ -7,10 +7,10 @@ import json
 
 from benchmarks.shoppingbench.worldgen.heuristic import check_task
 from evaluators.models import EpisodeContext, bind_episode, get_model
-from evaluators.models._baselines import ScriptedBaseline
 from evaluators.models.base import ChatMessage, ToolCall
+from evaluators.players.baselines.agentic import ScriptedBaseline
+from evaluators.results.scoring import score_run
 from evaluators.runs.run import RunConfig, run_benchmark
-from evaluators.scoring import score_run
 from mcp_server.trajectory import iter_episode_files, read_trajectory
 from mcp_server.world import WorldTools
 

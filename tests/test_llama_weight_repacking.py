@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.models._llama_cpp import REPACK_ENV, _load, build_llama, embedded_model_path, requantized
+from evaluators.models.llama_cpp.loading import REPACK_ENV, _load, build_llama, embedded_model_path, requantized
 
 REPO = Path(__file__).resolve().parent.parent
-BUILDER = REPO / "evaluators" / "models" / "_llama_cpp.py"
+BUILDER = REPO / "evaluators" / "models" / "llama_cpp" / "loading.py"
 PLAIN_BUFFERS = {"CPU", "CPU_Mapped"}
 """llama.cpp's own CPU buffers; any other model buffer (CPU_REPACK, AMX, ...) holds repacked weights."""
 
@@ -73,7 +73,7 @@ def test_no_code_builds_a_llama_outside_the_backends_builder():
                 getattr(base, "id", getattr(base, "attr", None)) == "Llama" for base in node.bases)
             if (name == "Llama" or subclasses) and path != BUILDER:
                 offenders.append(f"{path.relative_to(REPO)}:{node.lineno}")
-    assert not offenders, f"build llama.cpp models with evaluators.models._llama_cpp.build_llama: {offenders}"
+    assert not offenders, f"build llama.cpp models with evaluators.models.llama_cpp.loading.build_llama: {offenders}"
 
 
 def test_models_load_without_extra_buffers_unless_repacking_is_asked_for(q4_0_model, monkeypatch):

@@ -5,15 +5,10 @@ from __future__ import annotations
 import json
 
 from evaluators.models import ChatMessage, ToolSpec, get_model
-from evaluators.models._llama_cpp import (
-    ARGUMENT_MAX_CHARS,
-    SUMMARISED,
-    SUMMARY_CHUNK,
-    build_llama,
-    compact_observation,
-    render_messages,
-    tool_call_schema,
-)
+from evaluators.models.llama_cpp.grammar import ARGUMENT_MAX_CHARS, tool_call_schema
+from evaluators.models.llama_cpp.loading import build_llama
+from evaluators.models.llama_cpp.prompt import SUMMARISED, SUMMARY_CHUNK, render_messages
+from evaluators.players.agent.observations import compact_observation
 from evaluators.runs.run import RunConfig, run_benchmark
 from mcp_server.tools import SHOPPING_TOOLS
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
@@ -92,7 +87,7 @@ def test_the_embedded_model_runs_from_a_q8_0_copy_recorded_with_its_source(tmp_p
         llm.close()
         return best
 
-    from evaluators.models._llama_cpp import embedded_model_path
+    from evaluators.models.llama_cpp.loading import embedded_model_path
 
     agreement = float((predictions(str(copy)) == predictions(str(embedded_model_path()))).mean())
     assert agreement >= 0.9, agreement

@@ -9,7 +9,7 @@ from evaluators.runs.backend import prepare_model
 from evaluators.runs.manifest import ManifestMismatch, open_run
 from evaluators.runs.merge import MergeError, merge_runs
 from evaluators.runs.orchestrate import PARTIAL_DIR, RunDirError, WorkUnit, episode_state, run_episodes
-from evaluators.runs.pricing import PriceTable
+from evaluators.players.pricing import PriceTable
 from evaluators.runs.retry import RetryPolicy
 from evaluators.runs.shards import parse_shard
 from mcp_server.trajectory import (

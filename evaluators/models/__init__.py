@@ -5,12 +5,13 @@
     get_model("openai:gpt-4.1")               # OPENAI_API_KEY, OPENAI_BASE_URL
     get_model("anthropic:claude-sonnet-4-0")  # ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL
     get_model("openai-compatible:http://localhost:8000/v1#Qwen/Qwen3-4B")
-    get_model("random"), get_model("oracle")  # baselines; the oracle is labelled "oracle (uses gold answers)"
+    get_model("random"), get_model("oracle")  # baselines (evaluators.players.baselines), which need the episode
 
-An SDK is imported only when its provider is chosen. Baselines need the episode (`bind_episode`).
+The registry (registry.py) imports a provider's module only when that provider is chosen, and an SDK only when its
+model is built. Backends know no benchmark: a backend with a small context window trims tool results with the
+ContextHints it is given (context.py). Baselines need the episode (`bind_episode`).
 """
 
-from evaluators.models._registry import ModelOptions, backends, get_model, register_backend, split_spec
 from evaluators.models.base import (
     ChatMessage,
     GenerateConfig,
@@ -23,6 +24,7 @@ from evaluators.models.base import (
     TransientModelError,
 )
 from evaluators.models.episode import EpisodeBound, EpisodeContext, bind_episode
+from evaluators.models.registry import ModelOptions, backends, get_model, register_backend, split_spec
 
 __all__ = [
     "ChatMessage",

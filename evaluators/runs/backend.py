@@ -13,6 +13,7 @@ from evaluators.models import ModelOptions, get_model
 from evaluators.models.base import ModelAPI
 from evaluators.runs.cache import CachedModel, ResponseCache
 from evaluators.runs.retry import RetryingModel, RetryPolicy, RetryStats
+from mcp_server.trajectory import AgentInfo, AgentKind
 
 
 @dataclass
@@ -33,6 +34,14 @@ class PreparedModel:
             counts |= {"cache_hits": self.cached.hits, "cache_misses": self.cached.misses,
                        "cache_path": str(self.cached.cache.path)}
         return counts
+
+    def agent(self) -> AgentInfo:
+        """Who plays: a baseline says so itself (the oracle is labelled as reading the gold), a model is its spec
+        and identity."""
+        if is_baseline(self.base):
+            agent: AgentInfo = self.base.agent()  # type: ignore[attr-defined]  # every baseline has one
+            return agent
+        return AgentInfo(kind=AgentKind.model, name=self.base.spec, details=self.base.identity())
 
     async def aclose(self) -> None:
         await self.model.aclose()

@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from benchmarks.jsonl import write_text_atomic
 from benchmarks.registry import BenchmarkSpec, get_benchmark
-from evaluators.agent.sessions import http_session, in_process_session
+from evaluators.players.pricing import PriceTable
+from evaluators.players.sessions import http_session, in_process_session
 from evaluators.runs.manifest import (
     demonstration_parameters,
     git_revision,
@@ -61,13 +62,13 @@ from evaluators.runs.orchestrate import (
     episode_state,
     run_episodes,
 )
-from evaluators.runs.pricing import PriceTable
 from evaluators.runs.shards import parse_shard
 from mcp_server.protocol import MAX_EPOCHS
 from mcp_server.suites import TaskListing, TaskSuite, build_suites, check_playable
 from mcp_server.trajectory import AgentInfo, EndStatus, RunManifest, episode_path
 
 if TYPE_CHECKING:
+    from evaluators.models.context import ContextHints
     from evaluators.runs.backend import PreparedModel
 
 T = TypeVar("T")
@@ -216,27 +217,25 @@ class _Player:
 
 class _AgentPlayer(_Player):
     def __init__(self, config: RunConfig, spec: BenchmarkSpec) -> None:
-        from evaluators.agent.protocols import get_protocol
         from evaluators.models import GenerateConfig
+        from evaluators.players.agent.protocols import get_protocol
 
-        if config.model == "majority":
-            raise RunOptionError(f"majority answers question benchmarks only; {spec.name} has the random and "
-                                 "oracle baselines")
+        _baseline(config.model, spec)  # a baseline without a policy for agentic episodes is refused here
         self.protocol = get_protocol(config.protocol or spec.promptings[0])
         self.max_steps = config.max_steps or 30
         self.seed = config.seed
         self.generate = GenerateConfig(temperature=0.0 if config.temperature is None else config.temperature,
                                        max_tokens=config.max_tokens or 1024, top_p=config.top_p, seed=config.seed)
         self.prices = PriceTable.load(config.prices)
-        self.prepared = _prepare(config)
-        self.agent = _agent_info(self.prepared)
+        self.prepared = _prepare(config, self.protocol.hints)
+        self.agent = self.prepared.agent()
         self._tools: list[Any] | None = None
 
     async def play(
         self, session: Any, unit: WorkUnit[TaskListing], suite: TaskSuite, episode_id: str | None
     ) -> tuple[str, EndStatus | None]:
-        from evaluators.agent.loop import run_episode
         from evaluators.models import EpisodeContext, bind_episode
+        from evaluators.players.agent.loop import run_episode
 
         gold = suite.task(unit.item_id) if hasattr(suite, "task") else None  # harness-side, for the oracle only
         context = EpisodeContext(episode_id=unit.episode_id, item_id=unit.item_id, epoch=unit.epoch, seed=self.seed,
@@ -266,12 +265,9 @@ class _AgentPlayer(_Player):
 
 class _QuestionPlayer(_Player):
     def __init__(self, config: RunConfig, spec: BenchmarkSpec) -> None:
-        from benchmarks.qa import BASELINES
-        from evaluators.qa.answer import Answerer, BaselineAnswerer, Decoding, ModelAnswerer
+        from evaluators.players.question import Answerer, Decoding, ModelAnswerer
 
-        if config.model == "oracle":
-            raise RunOptionError(f"the oracle plays agentic benchmarks only; {spec.name} has the random and "
-                                 "majority baselines")
+        baseline = _baseline(config.model, spec)
         self.spec = spec
         self.prompting = config.prompting or spec.promptings[0]
         self.shots = config.shots or 0
@@ -279,13 +275,12 @@ class _QuestionPlayer(_Player):
                                  seed=config.seed)
         self.prepared = None
         self.answerer: Answerer
-        if config.model in BASELINES:
-            self.answerer = BaselineAnswerer(config.model, spec.questions(), config.items, self.prompting,
-                                             config.seed)
+        if baseline is not None:
+            self.answerer = baseline(spec.questions(), config.items, self.prompting, config.seed)
         else:
             self.prepared = _prepare(config)
-            agent = AgentInfo(kind="model", name=config.model, details=self.prepared.base.identity())
-            self.answerer = ModelAnswerer(self.prepared.model, agent, self.decoding, PriceTable.load(config.prices))
+            self.answerer = ModelAnswerer(self.prepared.model, self.prepared.agent(), self.decoding,
+                                          PriceTable.load(config.prices))
         self.agent = self.answerer.agent
         self._question: dict[str, Any] = {}
 
@@ -296,7 +291,7 @@ class _QuestionPlayer(_Player):
     async def play(
         self, session: Any, unit: WorkUnit[TaskListing], suite: TaskSuite, episode_id: str | None
     ) -> tuple[str, EndStatus | None]:
-        from evaluators.qa.answer import answer_question
+        from evaluators.players.question import answer_question
 
         answered = await answer_question(session, self.answerer, task_id=unit.item_id, episode_id=episode_id,
                                          epoch=unit.epoch, benchmark=self.spec.name)
@@ -326,25 +321,29 @@ class _QuestionPlayer(_Player):
             await self.prepared.aclose()
 
 
-def _prepare(config: RunConfig) -> PreparedModel:
-    """The run's model (or baseline) from its spec and options, wrapped in retries and the response cache."""
+def _prepare(config: RunConfig, hints: ContextHints | None = None) -> PreparedModel:
+    """The run's model (or agentic baseline) from its spec and options, wrapped in retries and the response cache.
+    `hints`: how the player's observations may be shown and shortened by a backend with a small context."""
     from evaluators.models import ModelOptions
+    from evaluators.models.context import ContextHints
     from evaluators.runs.backend import prepare_model
 
     options = ModelOptions(n_gpu_layers=config.n_gpu_layers, n_ctx=config.n_ctx, timeout_s=config.timeout_s,
-                           seed=config.seed)
+                           seed=config.seed, hints=hints or ContextHints())
     return prepare_model(config.model, options, cache=config.cache, cache_path=config.cache_path)
 
 
-def _agent_info(prepared: Any) -> AgentInfo:
-    from evaluators.models._baselines import ORACLE_LABEL
-    from evaluators.runs.backend import is_baseline
+def _baseline(model: str, spec: BenchmarkSpec) -> Any:
+    """The policy for this benchmark's episodes of the baseline `model` names, or None when it names a model; a
+    baseline without one (the oracle on questions, majority on agentic tasks) is refused in one line."""
+    from evaluators.players.baselines import NoSuchBaseline, find_baseline, policy
 
-    identity = prepared.base.identity()
-    if prepared.base.spec == "oracle":
-        return AgentInfo(kind="baseline", name=ORACLE_LABEL, details=identity)
-    return AgentInfo(kind="baseline" if is_baseline(prepared.base) else "model", name=prepared.base.spec,
-                     details=identity)
+    if find_baseline(model) is None:
+        return None
+    try:
+        return policy(model, spec.kind, spec.name)
+    except NoSuchBaseline as error:
+        raise RunOptionError(str(error)) from None
 
 
 def make_player(config: RunConfig, spec: BenchmarkSpec) -> _Player:
@@ -353,7 +352,7 @@ def make_player(config: RunConfig, spec: BenchmarkSpec) -> _Player:
 
 
 async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None) -> RunResult:
-    """Run a registered benchmark end to end into a run folder (score it with evaluators.scoring.score_run).
+    """Run a registered benchmark end to end into a run folder (score it with evaluators.results.scoring.score_run).
 
     Raises before creating anything on bad options (RunOptionError, ModelSpecError, UnknownBenchmarkError), on
     data that cannot be played (NotPlayable: one line naming the fix), or a run folder that cannot be used

@@ -2,7 +2,8 @@
 
 A protocol builds the opening messages, tells the loop which tools to hand the backend (none for `paper`: the tool
 list is in the system prompt), reads calls out of a model output, and appends the turn and its observations to
-the history in the form that protocol's model expects.
+the history in the form that protocol's model expects. It also tells a backend with a small context window how its
+observations may be shown and shortened (`hints`).
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ from benchmarks.shoppingbench.agent_prompts import (
     PAPER_OBSERVATION_OPEN,
 )
 from benchmarks.shoppingbench.prompts import REFERENCE_SYSTEM_PROMPT, reference_system_prompt
-from evaluators.agent.paper_format import parse_paper_turn
 from evaluators.models.base import ChatMessage, ModelOutput, ToolCall, ToolSpec
+from evaluators.models.context import ContextHints
+from evaluators.players.agent.observations import ObservationHints
+from evaluators.players.agent.paper_format import parse_paper_turn
 
 
 @dataclass
@@ -40,6 +43,8 @@ class Observation:
 
 class AgentProtocol(ABC):
     name: str
+    hints: ContextHints = ObservationHints()
+    """How a backend with a small context may show and shorten this protocol's observations."""
 
     @abstractmethod
     def prompts(self) -> dict[str, str]:

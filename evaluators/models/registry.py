@@ -1,17 +1,23 @@
 """Backends chosen by spec string ("provider:rest"), with "did you mean" errors for unknown providers.
 
-Each provider registers a factory; the factory imports its SDK only when called, so choosing `openai:` never loads
-llama.cpp and `shopbench --help` loads no SDK at all.
+Providers are found the way Inspect AI finds its model APIs: `PROVIDERS` names, for each built-in provider, the
+module that registers it (a stub), and that module is imported only when its provider is chosen or the list of
+providers is asked for. A provider module imports this registry's types and registers its factory with
+`register_backend`; the registry never imports a provider (importlib takes the module's name), so no import loop
+runs through here. Factories import their SDK only when called, so choosing `openai:` never loads llama.cpp and
+`shopbench --help` loads no SDK at all.
 """
 
 from __future__ import annotations
 
 import difflib
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from evaluators.models.base import ModelAPI, ModelSpecError
+from evaluators.models.context import ContextHints
 
 
 @dataclass(frozen=True)
@@ -26,11 +32,28 @@ class ModelOptions:
     """HTTP backends: seconds before a request counts as timed out (a transient error)."""
     seed: int = 0
     """Baselines: the seed their choices derive from."""
+    hints: ContextHints = field(default_factory=ContextHints)
+    """Backends that must fit a chat into a small context: how tool results may be shown and shortened (the agent
+    protocol that writes them knows; the default knows nothing of any benchmark)."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
 Factory = Callable[[str, ModelOptions], ModelAPI]
 _FACTORIES: dict[str, tuple[Factory, bool, str]] = {}
+
+BASELINES = "evaluators.players.baselines"
+"""The baseline namespace, which registers the baselines that play agentic episodes as model specs."""
+PROVIDERS: dict[str, str] = {
+    "openai": "evaluators.models.openai",
+    "openai-compatible": "evaluators.models.openai",
+    "anthropic": "evaluators.models.anthropic",
+    "llama-cpp": "evaluators.models.llama_cpp.model",
+    "random": BASELINES,
+    "oracle": BASELINES,
+    "naive": BASELINES,
+    "heuristic": BASELINES,
+}
+"""Built-in provider → the module that registers it (imported when the provider is chosen)."""
 
 
 def register_backend(name: str, *, needs_argument: bool, help: str) -> Callable[[Factory], Factory]:
@@ -45,7 +68,8 @@ def register_backend(name: str, *, needs_argument: bool, help: str) -> Callable[
 
 def backends() -> dict[str, str]:
     """Provider name → one-line help, for `--help` texts and error messages."""
-    _load_builtin()
+    for module in dict.fromkeys(PROVIDERS.values()):
+        importlib.import_module(module)
     return {name: entry[2] for name, entry in sorted(_FACTORIES.items())}
 
 
@@ -56,20 +80,17 @@ def split_spec(spec: str) -> tuple[str, str]:
 
 def get_model(spec: str, options: ModelOptions | None = None) -> ModelAPI:
     """Build the backend a spec string names, e.g. "llama-cpp:smollm2", "openai:gpt-4.1", "oracle"."""
-    _load_builtin()
     provider, rest = split_spec(spec)
+    if provider not in _FACTORIES and provider in PROVIDERS:
+        importlib.import_module(PROVIDERS[provider])
     if provider not in _FACTORIES:
-        close = difflib.get_close_matches(provider, list(_FACTORIES), n=1)
+        known = backends()
+        close = difflib.get_close_matches(provider, list(known), n=1)
         hint = f" Did you mean {close[0]!r}?" if close else ""
-        raise ModelSpecError(f"unknown model provider {provider!r} in {spec!r}.{hint} Known: {', '.join(backends())}")
+        raise ModelSpecError(f"unknown model provider {provider!r} in {spec!r}.{hint} Known: {', '.join(known)}")
     factory, needs_argument, help_text = _FACTORIES[provider]
     if needs_argument and not rest:
         raise ModelSpecError(f"{provider!r} needs an argument: {help_text}")
     if not needs_argument and rest:
         raise ModelSpecError(f"{provider!r} takes no argument (got {spec!r})")
     return factory(rest, options or ModelOptions())
-
-
-def _load_builtin() -> None:
-    """Import the provider modules so their decorators run (their SDK imports stay inside the factories)."""
-    from evaluators.models import _anthropic, _baselines, _llama_cpp, _openai  # noqa: F401

@@ -11,7 +11,6 @@ import os
 import time
 from typing import Any
 
-from evaluators.models._registry import ModelOptions, register_backend
 from evaluators.models.base import (
     ChatMessage,
     GenerateConfig,
@@ -23,6 +22,7 @@ from evaluators.models.base import (
     ToolSpec,
     TransientModelError,
 )
+from evaluators.models.registry import ModelOptions, register_backend
 
 
 class OpenAIModel(ModelAPI):
@@ -119,7 +119,7 @@ def _from_openai_call(call: Any) -> ToolCall:
 
 
 @register_backend("openai", needs_argument=True, help="openai:<model> (OPENAI_API_KEY; OPENAI_BASE_URL overrides)")
-def _openai(rest: str, options: ModelOptions) -> ModelAPI:
+def openai_model(rest: str, options: ModelOptions) -> ModelAPI:
     key = os.environ.get("OPENAI_API_KEY")
     if not key:
         raise ModelSpecError("openai: set OPENAI_API_KEY")
@@ -131,7 +131,7 @@ def _openai(rest: str, options: ModelOptions) -> ModelAPI:
     needs_argument=True,
     help="openai-compatible:<base url>#<model> (vLLM, llama.cpp server, ...; OPENAI_API_KEY optional)",
 )
-def _openai_compatible(rest: str, options: ModelOptions) -> ModelAPI:
+def openai_compatible_model(rest: str, options: ModelOptions) -> ModelAPI:
     base_url, sep, model = rest.rpartition("#")
     if not sep or not base_url or not model:
         raise ModelSpecError(f"openai-compatible needs <base url>#<model>, got {rest!r}")

@@ -10,7 +10,6 @@ import os
 import time
 from typing import Any
 
-from evaluators.models._registry import ModelOptions, register_backend
 from evaluators.models.base import (
     ChatMessage,
     GenerateConfig,
@@ -22,6 +21,7 @@ from evaluators.models.base import (
     ToolSpec,
     TransientModelError,
 )
+from evaluators.models.registry import ModelOptions, register_backend
 
 
 class AnthropicModel(ModelAPI):
@@ -115,7 +115,7 @@ def _to_anthropic(messages: list[ChatMessage]) -> list[dict[str, Any]]:
 
 
 @register_backend("anthropic", needs_argument=True, help="anthropic:<model> (ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL)")
-def _anthropic(rest: str, options: ModelOptions) -> ModelAPI:
+def anthropic_model(rest: str, options: ModelOptions) -> ModelAPI:
     key = os.environ.get("ANTHROPIC_API_KEY")
     if not key:
         raise ModelSpecError("anthropic: set ANTHROPIC_API_KEY")

@@ -1,4 +1,4 @@
-"""Baselines that need no model: `random` (the floor), `naive`, `heuristic`, and `oracle` (the ceiling).
+"""The baselines of agentic episodes: `random` (the floor), `naive`, `heuristic`, and `oracle` (the ceiling).
 
 All act through the same tools as any model, so a run with them exercises the whole harness. The oracle exists to
 prove the harness can reach 100%; it reads the gold from the harness (EpisodeContext.gold), never from the server,
@@ -16,10 +16,11 @@ from typing import Any
 
 from benchmarks.shoppingbench.agent_prompts import PAPER_OBSERVATION_CLOSE, PAPER_OBSERVATION_OPEN
 from benchmarks.shoppingbench.worldgen.heuristic import Script, heuristic_script, naive_script
-from evaluators.agent.paper_format import format_paper_call
-from evaluators.models._registry import ModelOptions, register_backend
 from evaluators.models.base import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ToolCall, ToolSpec
 from evaluators.models.episode import EpisodeBound, EpisodeContext
+from evaluators.players.agent.paper_format import format_paper_call
+from evaluators.players.baselines.registry import register_baseline
+from mcp_server.trajectory import AgentInfo, AgentKind
 
 ORACLE_LABEL = "oracle (uses gold answers)"
 PRODUCT_ID_RE = re.compile(r'"product_id"\s*:\s*"([^"]+)"')
@@ -30,7 +31,8 @@ def _turns_taken(messages: list[ChatMessage]) -> int:
     return sum(1 for m in messages if m.role == "assistant")
 
 
-def _reply(name: str, arguments: dict[str, Any], thought: str, tools: list[ToolSpec] | None, turn: int, spec: str):
+def _reply(name: str, arguments: dict[str, Any], thought: str, tools: list[ToolSpec] | None, turn: int,
+           spec: str) -> ModelOutput:
     """One call, natively when tools were given, else in the paper's text format."""
     if tools is None:
         return ModelOutput(text=format_paper_call(name, arguments, thought), model=spec)
@@ -48,6 +50,10 @@ class _Baseline(ModelAPI, EpisodeBound):
 
     def for_episode(self, context: EpisodeContext) -> ModelAPI:
         return type(self)(self.spec, self.seed, context)
+
+    def agent(self) -> AgentInfo:
+        """Who the run's manifest and episodes say played."""
+        return AgentInfo(kind=AgentKind.baseline, name=self.spec, details=self.identity())
 
 
 class RandomBaseline(_Baseline):
@@ -82,6 +88,9 @@ class OracleBaseline(_Baseline):
 
     def identity(self) -> dict[str, Any]:
         return {"spec": self.spec, "kind": "baseline", "label": ORACLE_LABEL}
+
+    def agent(self) -> AgentInfo:
+        return AgentInfo(kind=AgentKind.baseline, name=ORACLE_LABEL, details=self.identity())
 
     async def generate(
         self, messages: list[ChatMessage], tools: list[ToolSpec] | None = None, config: GenerateConfig | None = None
@@ -158,24 +167,24 @@ def _calls_text(message: ChatMessage) -> str:
     return message.content
 
 
-@register_backend("random", needs_argument=False, help="random: random searches and recommendations (seeded)")
-def _random(rest: str, options: ModelOptions) -> ModelAPI:
-    return RandomBaseline("random", options.seed)
+@register_baseline("random", kind="agentic", help="random: random searches and recommendations (seeded)")
+def random_agent(seed: int) -> ModelAPI:
+    return RandomBaseline("random", seed)
 
 
-@register_backend("oracle", needs_argument=False, help=f"oracle: {ORACLE_LABEL}; proves the harness can reach 100%")
-def _oracle(rest: str, options: ModelOptions) -> ModelAPI:
-    return OracleBaseline("oracle", options.seed)
+@register_baseline("oracle", kind="agentic", help=f"oracle: {ORACLE_LABEL}; proves the harness can reach 100%")
+def oracle_agent(seed: int) -> ModelAPI:
+    return OracleBaseline("oracle", seed)
 
 
-@register_backend("naive", needs_argument=False,
-                  help="naive: searches the raw instruction (each named item's text) and recommends the first hit")
-def _naive(rest: str, options: ModelOptions) -> ModelAPI:
-    return ScriptedBaseline("naive", options.seed)
+@register_baseline("naive", kind="agentic",
+                   help="naive: searches the raw instruction (each named item's text) and recommends the first hit")
+def naive_agent(seed: int) -> ModelAPI:
+    return ScriptedBaseline("naive", seed)
 
 
-@register_backend("heuristic", needs_argument=False,
-                  help="heuristic: scripted shopper using the instruction's words and constraints, filters, paging and "
-                  "product pages")
-def _heuristic(rest: str, options: ModelOptions) -> ModelAPI:
-    return ScriptedBaseline("heuristic", options.seed)
+@register_baseline("heuristic", kind="agentic",
+                   help="heuristic: scripted shopper using the instruction's words and constraints, filters, paging "
+                   "and product pages")
+def heuristic_agent(seed: int) -> ModelAPI:
+    return ScriptedBaseline("heuristic", seed)

@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from evaluators.agent.protocols import AgentProtocol, Observation
 from evaluators.models.base import GenerateConfig, ModelAPI, ModelOutput, ToolSpec
-from evaluators.runs.pricing import PriceTable
+from evaluators.players.agent.protocols import AgentProtocol, Observation
+from evaluators.players.pricing import PriceTable
 from mcp_server.episode_client import EpisodeClient, McpSession, ToolReply
 from mcp_server.trajectory import AgentInfo, EndStatus, Usage
 

@@ -1,27 +1,21 @@
-"""Answering a question episode: start_task gives the question, the answerer writes the answer, submit_answer
-records it — the same calls an outside MCP client or a person in the TUI makes, so all three are recorded alike.
+"""The question player: start_task gives the question, the answerer writes the answer, submit_answer records it —
+the same calls an outside MCP client or a person in the TUI makes, so all three are recorded alike.
 
-The answerer is a model backend (retried and cached by evaluators.runs.backend) or a baseline answered here:
-`random` (seeded by seed, item id and epoch) and `majority` (each task's majority gold answer, labelled as reading the
-gold). Baselines read the items on the harness side, never through the server. CoT-SC draws its samples and submits
-the JSON list of them, which the benchmark's parser votes over.
+The answerer is a model backend (retried and cached by evaluators.harness.backend) or a baseline's question policy
+(evaluators.players.baselines: `random`, `majority`), which reads the items on the harness side, never through the
+server. CoT-SC draws its samples and submits the JSON list of them, which the benchmark's parser votes over.
 """
 
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
-from benchmarks.qa import BASELINES, QuestionBenchmark, QuestionPrompt
+from benchmarks.qa import QuestionPrompt
 from evaluators.models.base import ChatMessage, GenerateConfig, ModelAPI
-from evaluators.runs.pricing import PriceTable
+from evaluators.players.pricing import PriceTable
 from mcp_server.episode_client import EpisodeClient, McpSession
 from mcp_server.trajectory import AgentInfo, EndStatus, Usage
-
-MAJORITY_LABEL = "majority (reads each task's gold answers; a label-skew probe, not a model)"
 
 
 @dataclass(frozen=True)
@@ -76,28 +70,6 @@ class ModelAnswerer(Answerer):
 
     async def aclose(self) -> None:
         await self.model.aclose()
-
-
-class BaselineAnswerer(Answerer):
-    """`random` or `majority`, for any registered question benchmark (its QuestionBenchmark answers for it)."""
-
-    def __init__(self, name: str, questions: QuestionBenchmark[Any], items: Path | str | None, prompting: str,
-                 seed: int) -> None:
-        if name not in BASELINES:
-            raise ValueError(f"no question baseline {name!r}; choose one of {', '.join(BASELINES)}")
-        self.name, self.questions, self.prompting, self.seed = name, questions, prompting, seed
-        loaded = questions.load(items)
-        self.items = {questions.item_id(item): item for item in loaded}
-        self.majority = questions.majority_answers(loaded, prompting) if name == "majority" else {}
-        details: dict[str, Any] = {"seed": seed} if name == "random" else {"label": MAJORITY_LABEL}
-        self.agent = AgentInfo(kind="baseline", name=name, details=details)
-
-    async def answer(self, task_id: str, prompt: QuestionPrompt, epoch: int) -> tuple[list[str], Usage | None]:
-        if self.name == "majority":
-            return [self.majority[task_id]] * prompt.samples, None
-        rng = random.Random(f"{self.seed}:{task_id}" + (f":{epoch}" if epoch else ""))
-        item = self.items[task_id]
-        return [self.questions.random_answer(item, rng, self.prompting) for _ in range(prompt.samples)], None
 
 
 @dataclass(frozen=True)
