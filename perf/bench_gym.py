@@ -24,8 +24,8 @@ QUERIES = ("red shoes", "backpack for college", "wireless earbuds", "rice cooker
 def main() -> None:
     import gymnasium as gym
 
-    import evaluators.gym  # noqa: F401
-    from evaluators.gym import ENV_ID
+    import evaluators.integrations.gym  # noqa: F401
+    from evaluators.integrations.gym import ENV_ID
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--steps", type=int, default=1000)

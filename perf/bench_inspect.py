@@ -36,7 +36,7 @@ def main() -> None:
     from inspect_ai import eval as inspect_eval
     from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, ModelOutput, ModelUsage, get_model
 
-    from evaluators.gym.rewards import oracle_reference
+    from evaluators.integrations.gym.rewards import oracle_reference
     from evaluators.runs.run import RunConfig, run_benchmark
     from mcp_server.world import default_world
 

@@ -24,8 +24,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ["SHOPBENCH_HOME"] = tempfile.mkdtemp(prefix="shopbench-bench-mmlu-")
 
 from benchmarks.shopping_mmlu import SAMPLES_PATH  # noqa: E402
-from evaluators.embeddings import load_embedder  # noqa: E402
-from evaluators.scoring import ScoreOptions, get_scorer  # noqa: E402
+from evaluators.results.embeddings import load_embedder  # noqa: E402
+from evaluators.results.scoring import ScoreOptions, get_scorer  # noqa: E402
 
 TOTAL = 20_000
 TARGET_S = 60.0

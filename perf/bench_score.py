@@ -37,9 +37,9 @@ SCORE_SCRIPT = """
 import sys, time
 t0 = time.perf_counter()
 from benchmarks.shoppingbench.tasks import load_official
-from evaluators.scoring.catalog import load_catalog_products
-from evaluators.scoring.shoppingbench_run import score_trajectories
-from evaluators.reports.console import shoppingbench_renderables
+from evaluators.results.shoppingbench.catalog import load_catalog_products
+from evaluators.results.shoppingbench.scorer import score_trajectories
+from evaluators.results.reports.console import shoppingbench_renderables
 from rich.console import Console
 
 class Catalog:

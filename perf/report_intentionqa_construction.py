@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.intentionqa.construction import INTENTION_WINDOW, PRODUCT_WINDOW, assertions_from_released  # noqa: E402
 from benchmarks.intentionqa.loader import TASK_FILES  # noqa: E402
 from benchmarks.jsonl import read_jsonl  # noqa: E402
-from evaluators.generation.intentionqa import build_intentionqa, embedder_encoder  # noqa: E402
-from evaluators.generation.journal import write_jsonl_atomic  # noqa: E402
+from evaluators.pipelines.intentionqa import build_intentionqa, embedder_encoder  # noqa: E402
+from evaluators.pipelines.journal import write_jsonl_atomic  # noqa: E402
 
 PAPER = {"task1": (2241, {"easy": (1700, 0.972), "medium": (423, 0.740), "hard": (118, 0.532)}),
          "task2": (2143, {"easy": (1625, 0.971), "medium": (385, 0.744), "hard": (133, 0.514)})}

@@ -1,7 +1,7 @@
 """Inspect AI's entry point (pyproject `[project.entry-points.inspect_ai] shopbench = "shopbench.inspect_tasks"`):
 `inspect eval shopbench/shoppingbench ...` imports this module, whose `@task` functions register the four
 benchmarks. They live in the `shopbench` package because Inspect prefixes a task's name with the package that
-defines it, so they come out as `shopbench/<name>`; the Task builders are in `evaluators/inspect/tasks.py`.
+defines it, so they come out as `shopbench/<name>`; the Task builders are in `evaluators/integrations/inspect/tasks.py`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from inspect_ai import Task, task
 from inspect_ai._util.package import get_installed_package_name
 
-from evaluators.inspect.tasks import question_task, shoppingbench_task
+from evaluators.integrations.inspect.tasks import question_task, shoppingbench_task
 
 
 def _name(short: str) -> str:

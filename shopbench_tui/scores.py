@@ -109,7 +109,7 @@ def episode_scores(result: Any) -> dict[str, EpisodeScore]:
 
 def score_run(run_dir: Path, world: Path | None = None) -> Any:
     """Score a run with the scorer its manifest names (slow: call from a worker)."""
-    from evaluators.scoring import ScoreOptions
-    from evaluators.scoring import score_run as registry_score_run
+    from evaluators.results.scoring import ScoreOptions
+    from evaluators.results.scoring import score_run as registry_score_run
 
     return registry_score_run(run_dir, ScoreOptions(world=world))

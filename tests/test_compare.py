@@ -8,9 +8,9 @@ import pytest
 from _scoring_runs import make_run, official_catalog, recommend, write_episode
 from scipy.stats import binomtest
 
-from evaluators.reports.compare import compare
-from evaluators.scoring.catalog import MappingLookup
-from evaluators.scoring.shoppingbench_run import score_trajectories
+from evaluators.results.reports.compare import compare
+from evaluators.results.shoppingbench.catalog import MappingLookup
+from evaluators.results.shoppingbench.scorer import score_trajectories
 
 
 @pytest.fixture(scope="module")

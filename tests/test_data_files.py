@@ -19,7 +19,7 @@ from benchmarks.shopping_mmlu.loader import SAMPLES_PATH as MMLU_SAMPLES
 from benchmarks.shopping_mmlu.loader import load_items as load_mmlu_items
 from benchmarks.shoppingbench.schema import TASK_FILES as SHOPPING_TASK_FILES
 from benchmarks.shoppingbench.tasks import OFFICIAL_DIR, load_task_set
-from evaluators.scoring.catalog import load_catalog_products
+from evaluators.results.shoppingbench.catalog import load_catalog_products
 from shopbench.cli import app
 
 ITEM_LINES = TASK_FILES["task1"].read_text(encoding="utf-8").splitlines()[:4]

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from benchmarks.shoppingbench.tasks import load_official
-from evaluators import embeddings
-from evaluators.embeddings import Embedder, MeanPoolEncoder, NumpyBert, default_model_path, gelu_
+from evaluators.results import embeddings
+from evaluators.results.embeddings import Embedder, MeanPoolEncoder, NumpyBert, default_model_path, gelu_
 from tests._cold_python import run_python
 
 EDGE_CASES = [
@@ -102,7 +102,7 @@ def test_other_folders_fall_back_to_sentence_transformers(tmp_path: Path) -> Non
 def test_scoring_encodes_without_importing_torch(tmp_path: Path) -> None:
     code = (
         "import sys\n"
-        "from evaluators.embeddings import load_embedder\n"
+        "from evaluators.results.embeddings import load_embedder\n"
         "embedder = load_embedder()\n"
         "print(round(embedder.cosine('red wool scarf', 'scarf in red wool'), 3))\n"
         "assert 'torch' not in sys.modules and 'transformers' not in sys.modules, 'torch was imported'\n"

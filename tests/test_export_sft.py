@@ -8,9 +8,9 @@ from _scoring_runs import make_run, official_catalog, recommend, write_episode
 
 from benchmarks.jsonl import read_jsonl
 from benchmarks.shoppingbench.agent_prompts import NATIVE_SYSTEM_PROMPT
-from evaluators.export_sft import BASELINE_REASONING, export_sft
-from evaluators.scoring.catalog import MappingLookup
-from evaluators.scoring.shoppingbench_run import score_trajectories
+from evaluators.integrations.export_sft import BASELINE_REASONING, export_sft
+from evaluators.results.shoppingbench.catalog import MappingLookup
+from evaluators.results.shoppingbench.scorer import score_trajectories
 from mcp_server.trajectory import MalformedTurn, RunManifest, StepEvent, read_manifest, write_manifest
 
 

@@ -16,7 +16,7 @@ from benchmarks.intentionqa.construction import intention_of, normalise
 from benchmarks.intentionqa.loader import TASK_FILES
 from benchmarks.intentionqa.metrics import difficulty_of
 from benchmarks.jsonl import read_jsonl
-from evaluators.embeddings import load_embedder
+from evaluators.results.embeddings import load_embedder
 from shopbench.cli import app
 
 runner = CliRunner()

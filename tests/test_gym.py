@@ -9,11 +9,11 @@ import gymnasium as gym
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-import evaluators.gym  # noqa: F401  (registers shopbench/ShoppingBench-v0)
+import evaluators.integrations.gym  # noqa: F401  (registers shopbench/ShoppingBench-v0)
 from benchmarks.shoppingbench.schema import INTENTS
-from evaluators.agent.paper_format import format_paper_call
-from evaluators.gym import ENV_ID, correctness, oracle_reference, step_reward
-from evaluators.scoring import score_run
+from evaluators.integrations.gym import ENV_ID, correctness, oracle_reference, step_reward
+from evaluators.players.agent.paper_format import format_paper_call
+from evaluators.results.scoring import score_run
 from mcp_server.trajectory import iter_episode_files, read_trajectory
 
 

@@ -13,8 +13,8 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, ModelOutput, ModelUsage, get_model
 
-from evaluators.gym.rewards import oracle_reference
-from evaluators.scoring import score_run
+from evaluators.integrations.gym.rewards import oracle_reference
+from evaluators.results.scoring import score_run
 from mcp_server.trajectory import iter_episode_files, read_trajectory
 
 USAGE = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)

@@ -9,7 +9,7 @@ from pathlib import Path
 from mcp import Client
 
 from benchmarks.intentionqa import load_items as intentionqa_items
-from evaluators.scoring import ScoreOptions, get_scorer, score_run
+from evaluators.results.scoring import ScoreOptions, get_scorer, score_run
 from mcp_server.qa_suites import QASuite
 from mcp_server.server import build_server
 from mcp_server.suites import build_suites

@@ -8,9 +8,9 @@ from rich.console import Console
 from benchmarks.intentionqa import aggregate, score_item
 from benchmarks.intentionqa.loader import load_items
 from benchmarks.intentionqa.metrics import EXCLUDED_FAILED_CALL, EXCLUDED_FEWER_OPTIONS
-from evaluators.reports.audit import audit_run
-from evaluators.scoring.catalog import MappingLookup
-from evaluators.scoring.shoppingbench_run import score_trajectories
+from evaluators.results.reports.audit import audit_run
+from evaluators.results.shoppingbench.catalog import MappingLookup
+from evaluators.results.shoppingbench.scorer import score_trajectories
 
 
 def test_intentionqa_items_with_fewer_than_four_options_carry_no_score():

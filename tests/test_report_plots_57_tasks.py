@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from evaluators.reports import load_runs, pairwise
-from evaluators.reports.plots import _label, paired_figure, rate_figure
+from evaluators.results.reports import load_runs, pairwise
+from evaluators.results.reports.plots import _label, paired_figure, rate_figure
 
 TASKS = [f"{skill}_{name}" for skill, names in {
     "concept": ["attribute_value_synonym", "attribute_value_antonym", "applicable_product_category_selection_given"

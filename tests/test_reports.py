@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from _scoring_runs import make_run, official_catalog, recommend, write_episode
 
-from evaluators.reports import write_report
-from evaluators.reports.tables import ScoredRun
-from evaluators.scoring.catalog import MappingLookup
-from evaluators.scoring.shoppingbench_run import score_trajectories
+from evaluators.results.reports import write_report
+from evaluators.results.reports.tables import ScoredRun
+from evaluators.results.shoppingbench.catalog import MappingLookup
+from evaluators.results.shoppingbench.scorer import score_trajectories
 from mcp_server.trajectory import read_manifest
 
 

@@ -11,14 +11,14 @@ from _scoring_runs import make_run, official_catalog, write_episode
 from scipy.stats import pearsonr
 
 from benchmarks.shoppingbench.schema import CorpusRecord
-from evaluators.stats import pearson
+from evaluators.results.stats import pearson
 from tests._cold_python import run_python
 
 SCORE = """
 import sys
 from benchmarks.shoppingbench.tasks import load_official
-from evaluators.scoring.catalog import load_catalog_products
-from evaluators.scoring.shoppingbench_run import score_trajectories
+from evaluators.results.shoppingbench.catalog import load_catalog_products
+from evaluators.results.shoppingbench.scorer import score_trajectories
 
 class Catalog:
     def get(self, ids):

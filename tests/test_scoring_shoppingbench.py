@@ -14,17 +14,17 @@ from typer.testing import CliRunner
 from benchmarks.jsonl import DataFileError
 from benchmarks.shoppingbench.schema import CorpusRecord, Product, ShoppingTask, Target, Voucher
 from benchmarks.shoppingbench.tasks import OFFICIAL_DIR
-from evaluators.embeddings import load_embedder
-from evaluators.scoring import ScoreOptions, UnknownBenchmarkError, get_scorer
-from evaluators.scoring.catalog import MappingLookup, load_catalog_products
-from evaluators.scoring.failure import (
+from evaluators.results.embeddings import load_embedder
+from evaluators.results.scoring import ScoreOptions, UnknownBenchmarkError, get_scorer
+from evaluators.results.shoppingbench.catalog import MappingLookup, load_catalog_products
+from evaluators.results.shoppingbench.failure import (
     ATTRIBUTE_MISMATCH,
     CONSTRAINT_NOT_SATISFIED,
     KNOWLEDGE_ERROR,
     PRODUCT_MISSING,
 )
-from evaluators.scoring.shoppingbench import rule_score, score_task
-from evaluators.scoring.shoppingbench_run import last_recommendation, score_trajectories
+from evaluators.results.shoppingbench.rules import rule_score, score_task
+from evaluators.results.shoppingbench.scorer import last_recommendation, score_trajectories
 from mcp_server.trajectory import read_trajectory
 
 TITLE = "Stainless steel insulated water bottle 1 litre"
@@ -413,7 +413,7 @@ def test_predictions_with_a_bad_task_index_name_the_line(tmp_path):
 
 
 def test_embedder_vectors_are_normalised_and_cached_on_disk(tmp_path):
-    from evaluators.embeddings import Embedder, EmbedderError, VectorCache, default_model_path
+    from evaluators.results.embeddings import Embedder, EmbedderError, VectorCache, default_model_path
 
     texts = [TITLE, OTHER_TITLE, TITLE]
     first = Embedder(default_model_path(), "minilm", VectorCache(tmp_path / "vectors.sqlite"))
@@ -472,8 +472,8 @@ def test_run_from_another_world_is_flagged(default_world, tmp_path):
 
 def test_small_worlds_are_looked_up_in_their_catalog_with_the_index_s_products(default_world, monkeypatch):
     """Scoring streams a small world's catalog instead of starting Java for its index: the same products either way."""
-    from evaluators.scoring import shoppingbench_run
-    from evaluators.scoring.shoppingbench_run import world_lookup
+    from evaluators.results.shoppingbench import scorer as shoppingbench_run
+    from evaluators.results.shoppingbench.scorer import world_lookup
 
     task_set = next(name for name in default_world.task_sets() if name != "official")
     ids = sorted({t.product_id for task in default_world.tasks(task_set) for t in task.targets})[:300]

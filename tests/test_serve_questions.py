@@ -9,7 +9,7 @@ from pathlib import Path
 
 from mcp import Client, StdioServerParameters
 
-from evaluators.scoring import ScoreOptions, get_scorer
+from evaluators.results.scoring import ScoreOptions, get_scorer
 from mcp_server.trajectory import iter_episode_files, read_trajectory
 
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from scipy.stats import t as scipy_t
 
-from evaluators.scoring.trajectory_stats import correlations, trajectory_stats
-from evaluators.stats import bootstrap_ci, pass_hat_k, pearson, stratified_bootstrap_ci
+from evaluators.results.stats import bootstrap_ci, pass_hat_k, pearson, stratified_bootstrap_ci
+from evaluators.results.trajectory_stats import correlations, trajectory_stats
 from mcp_server.trajectory import AgentInfo, StartEvent, StepEvent, Trajectory, Usage
 
 
@@ -94,7 +94,7 @@ def test_app_f_statistics_count_the_right_calls_and_correlate():
 def test_exact_mcnemar_matches_a_binomial_test_on_the_discordant_pairs():
     from scipy.stats import binomtest
 
-    from evaluators.stats import mcnemar_exact
+    from evaluators.results.stats import mcnemar_exact
 
     # 12 tasks only A solved, 3 only B, 20 both, 5 neither
     a = [1] * 12 + [0] * 3 + [1] * 20 + [0] * 5
@@ -110,7 +110,7 @@ def test_exact_mcnemar_matches_a_binomial_test_on_the_discordant_pairs():
 
 
 def test_wilson_interval_stays_honest_at_the_edges():
-    from evaluators.stats import wilson_ci
+    from evaluators.results.stats import wilson_ci
 
     one = wilson_ci(1, 1)  # lower bound of 1/1: 1 / (1 + z²) = 0.2065
     z = 1.959963984540054
@@ -122,7 +122,7 @@ def test_wilson_interval_stays_honest_at_the_edges():
 
 
 def test_paired_bootstrap_covers_the_true_difference():
-    from evaluators.stats import paired_difference_ci, stratified_paired_difference_ci
+    from evaluators.results.stats import paired_difference_ci, stratified_paired_difference_ci
 
     rng = np.random.default_rng(7)
     difficulty = rng.random(400)  # shared task difficulty: pairing cancels it

@@ -12,7 +12,7 @@ from rich.console import Console
 
 from benchmarks.shoppingbench.schema import Product
 from benchmarks.shoppingbench.tasks import load_official
-from evaluators.scoring.shoppingbench import score_task
+from evaluators.results.shoppingbench.rules import score_task
 from mcp_server.trajectory import EndEvent, episode_path
 from shopbench_tui.observations import classify
 from shopbench_tui.play.runner import build_play_server

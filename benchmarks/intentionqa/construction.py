@@ -1,7 +1,7 @@
 """IntentionQA construction from co-buy intention assertions (IntentionQA paper §3.2–3.4, SPEC §3).
 
 Pure selection logic: the caller supplies product similarities (in shopbench, cosines of sentence embeddings of the
-product names, computed in evaluators.generation.intentionqa), and this module filters, samples and lays out items:
+product names, computed in evaluators.pipelines.intentionqa), and this module filters, samples and lays out items:
 
 - typicality filter: assertions with typicality above `min_typicality` (the paper keeps those above 0.5);
 - Task 1 (IntentUnderstand): the gold intention is the assertion from "because" on; three distractor intentions are

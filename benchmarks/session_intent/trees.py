@@ -8,7 +8,7 @@ ways per step until the fifth product and one way from then on, so the tree does
 
 Task instances are sampled over trajectories (root-to-leaf paths) of the tree, one of the four tasks each, in the
 benchmark's item schema; every instance names the tree nodes it was built from. Model calls are made elsewhere
-(evaluators.generation.session_intent); this module writes prompts, parses answers and keeps the tree.
+(evaluators.pipelines.session_intent); this module writes prompts, parses answers and keeps the tree.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Shopping MMLU metrics and aggregation, as the reference evaluation computes them (SPEC §2, §6).
 
 Sentence-transformer similarity needs an embedding model; this layer makes no model calls, so the caller passes an
-`Encode` function (evaluators.embeddings supplies one) and the embeddings of a whole run are computed in one batch.
+`Encode` function (evaluators.results.embeddings supplies one) and the embeddings of a whole run are computed in one
+batch.
 """
 
 from __future__ import annotations

@@ -39,8 +39,8 @@ from benchmarks.shoppingbench.agent_prompts import (
     PAPER_OBSERVATION_OPEN,
 )
 from benchmarks.shoppingbench.prompts import reference_system_prompt
-from evaluators.scoring import ScoreOptions, score_run
-from evaluators.scoring.trajectory_stats import INVALID_CALL_TOOL
+from evaluators.results.scoring import ScoreOptions, score_run
+from evaluators.results.trajectory_stats import INVALID_CALL_TOOL
 from mcp_server.tools import SHOPPING_TOOLS
 from mcp_server.trajectory import (
     RunManifest,

@@ -8,9 +8,9 @@ Every pipeline caches model responses (evaluators.runs.cache), appends its outpu
 killed run resumes (journal.Journal), and shows a rich progress bar.
 """
 
-from evaluators.generation._common import GenerationProgress, ModelSettings, complete, open_model
-from evaluators.generation.journal import Journal, write_jsonl_atomic
-from evaluators.generation.rewrite import RewriteReport, rewrite_summary, rewrite_task_set
+from evaluators.pipelines._common import GenerationProgress, ModelSettings, complete, open_model
+from evaluators.pipelines.journal import Journal, write_jsonl_atomic
+from evaluators.pipelines.rewrite import RewriteReport, rewrite_summary, rewrite_task_set
 
 __all__ = [
     "GenerationProgress",

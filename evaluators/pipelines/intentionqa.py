@@ -1,10 +1,10 @@
 """IntentionQA construction with sentence embeddings: `shopbench generate intentionqa` (paper §3.2–3.4).
 
 Product similarity is the cosine of the embeddings of two product names (all-MiniLM-L6-v2 from its PyPI package by
-default, through evaluators.embeddings); the paper embedded ASER contexts of the products, which cannot be rebuilt
-here, so the absolute similarities differ from the paper's while the windows and rules are its own. The selection
-itself is benchmarks.intentionqa.construction. Items go to an append-only JSONL file keyed by question id, so a
-killed build resumes where it stopped.
+default, through evaluators.results.embeddings); the paper embedded ASER contexts of the products, which cannot be
+rebuilt here, so the absolute similarities differ from the paper's while the windows and rules are its own. The
+selection itself is benchmarks.intentionqa.construction. Items go to an append-only JSONL file keyed by question id,
+so a killed build resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from benchmarks.intentionqa.construction import (
     keep_typical,
 )
 from benchmarks.jsonl import read_models
-from evaluators.generation._common import GenerationProgress
-from evaluators.generation.journal import Journal
+from evaluators.pipelines._common import GenerationProgress
+from evaluators.pipelines.journal import Journal
 
 Encoder = Callable[[list[str]], np.ndarray]
 """Texts → L2-normalised embeddings, one row per text."""
@@ -55,7 +55,7 @@ class IntentionQABuild:
 
 
 def embedder_encoder(model: str | None = None) -> tuple[Encoder, str]:
-    from evaluators.embeddings import load_embedder
+    from evaluators.results.embeddings import load_embedder
 
     embedder = load_embedder(model)
     return embedder.encode, embedder.name

@@ -23,8 +23,8 @@ from benchmarks.shoppingbench.worldgen.rewrite import (
     request_part,
     rewrite_prompt,
 )
-from evaluators.generation._common import GenerationProgress, ModelSettings, bounded, complete, open_model
-from evaluators.generation.journal import Journal, write_jsonl_atomic
+from evaluators.pipelines._common import GenerationProgress, ModelSettings, bounded, complete, open_model
+from evaluators.pipelines.journal import Journal, write_jsonl_atomic
 
 REWRITES = "rewrites.jsonl"
 MAX_TOKENS = 256

@@ -1,4 +1,4 @@
-"""The Scorer of the question benchmarks (evaluators.scoring protocol): a run directory or bare predictions.
+"""The Scorer of the question benchmarks (evaluators.results.scoring protocol): a run directory or bare predictions.
 
 Predictions (`shopbench score --benchmark NAME --items ITEMS --predictions PREDS.jsonl`) are lines
 {"id": ..., "output": "<raw model text>"} — for IntentionQA CoT-SC, "output" may be the list of samples. Run
@@ -14,10 +14,10 @@ from typing import Any
 
 from benchmarks.qa import ItemScore, QuestionBenchmark, check_prompting, items_path
 from benchmarks.registry import BenchmarkSpec
-from evaluators.predictions import read_qa_predictions
-from evaluators.scoring import MetricRow, ScoreOptions
-from evaluators.scoring.episodes import read_run_episodes
-from evaluators.stats import bootstrap_ci
+from evaluators.results.episodes import read_run_episodes
+from evaluators.results.predictions import read_qa_predictions
+from evaluators.results.scoring import MetricRow, ScoreOptions
+from evaluators.results.stats import bootstrap_ci
 from mcp_server.trajectory import Trajectory, read_manifest
 
 

@@ -8,7 +8,7 @@ A scorer implements the `Scorer` protocol:
         benchmark = "my-bench"
 
         def score_run(self, run_dir: Path, options: ScoreOptions) -> ScoreResult:
-            # read the episodes with evaluators.scoring.episodes.read_run_episodes (one agent's; unreadable files
+            # read the episodes with evaluators.results.episodes.read_run_episodes (one agent's; unreadable files
             # listed, not raised) and report unfinished and unreadable episodes in the result
         def score_predictions(self, predictions: Path, options: ScoreOptions) -> ScoreResult:
             # bare predictions from another harness (options.items / options.catalog say against what)
@@ -18,15 +18,17 @@ and returns a `ScoreResult`:
 - `unreadable` and `episode_files`: the episode files that could not be read, of how many (`score` and `report`
   exit non-zero when any could not);
 - `metric_rows()`: flat MetricRow(group, metric, value, low, high, n) — the rows `shopbench report` tabulates and
-  plots across runs (group = intent / task / skill / "overall"; give low/high from evaluators.stats when it is a rate);
+  plots across runs (group = intent / task / skill / "overall"; give low/high from evaluators.results.stats when it
+  is a rate);
 - `episode_success()`: episode_id → success, for finished episodes (distillation export keeps the True ones);
 - `to_json()`: what `--json OUT` writes (for predictions, the benchmark's documented OUT format);
 - `render()`: rich renderables `shopbench score` prints.
 
 A benchmark's scorer is one of its parts (evaluators.parts: `scorer(spec) -> Scorer`); a question benchmark
 scores raw outputs itself (`QuestionBenchmark.score`) and the question benchmarks' default part,
-`evaluators.qa.QAScorer`, does the rest (run directories, predictions, tables). Options every scorer may read are
-in ScoreOptions; anything benchmark-specific that the command line does not name goes in `ScoreOptions.extra`.
+`evaluators.results.questions.QAScorer`, does the rest (run directories, predictions, tables). Options every scorer
+may read are in ScoreOptions; anything benchmark-specific that the command line does not name goes in
+`ScoreOptions.extra`.
 """
 
 from __future__ import annotations
@@ -37,8 +39,8 @@ from typing import Any, Protocol, runtime_checkable
 from pydantic import BaseModel, Field
 
 from benchmarks.registry import UnknownBenchmarkError, benchmark_names, get_benchmark
-from evaluators.embeddings import Embedder, load_embedder
 from evaluators.parts import parts_for
+from evaluators.results.embeddings import Embedder, load_embedder
 from mcp_server.trajectory import read_manifest
 
 __all__ = [

@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from evaluators.stats import Correlation, pearson
+from evaluators.results.stats import Correlation, pearson
 from mcp_server.trajectory import StepEvent, Trajectory
 
 INVALID_CALL_TOOL = "invalid_tool_call"

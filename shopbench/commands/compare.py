@@ -26,9 +26,9 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
 
         from benchmarks.jsonl import write_json_atomic
-        from evaluators.reports import load_runs
-        from evaluators.reports.compare import compare as compare_runs
-        from evaluators.scoring import ScoreOptions, UnknownBenchmarkError
+        from evaluators.results.reports import load_runs
+        from evaluators.results.reports.compare import compare as compare_runs
+        from evaluators.results.scoring import ScoreOptions, UnknownBenchmarkError
 
         try:
             a, b = load_runs([run_a, run_b], ScoreOptions(world=world, embedder=embedder))

@@ -20,8 +20,8 @@ def sft(
 ) -> None:
     """One sample per step of each successful episode: system prompt, tools and the history as the model saw it →
     the reasoning and the next tool call. Prints how many episodes and steps were kept and why the rest were not."""
-    from evaluators.export_sft import FORMATS, export_sft, is_format
-    from evaluators.scoring import ScoreOptions, UnknownBenchmarkError
+    from evaluators.integrations.export_sft import FORMATS, export_sft, is_format
+    from evaluators.results.scoring import ScoreOptions, UnknownBenchmarkError
 
     if not is_format(fmt):
         raise typer.BadParameter(f"--format must be one of {', '.join(FORMATS)}")

@@ -42,8 +42,8 @@ def intentionqa(
     from rich.table import Table
 
     from benchmarks.jsonl import DataFileError
-    from evaluators.embeddings import EmbedderError
-    from evaluators.generation.intentionqa import IntentionMode, build_intentionqa, embedder_encoder
+    from evaluators.pipelines.intentionqa import IntentionMode, build_intentionqa, embedder_encoder
+    from evaluators.results.embeddings import EmbedderError
 
     console = Console(stderr=True)
     modes: dict[str, IntentionMode] = {"products": "products", "text": "text"}
@@ -107,9 +107,9 @@ def session_intent(
     from rich.console import Console
 
     from benchmarks.jsonl import DataFileError
-    from evaluators.generation import ModelSettings
-    from evaluators.generation.session_intent import build_session_intent
     from evaluators.models import ModelSpecError
+    from evaluators.pipelines import ModelSettings
+    from evaluators.pipelines.session_intent import build_session_intent
 
     console = Console(stderr=True)
     if not sessions.is_file():
@@ -155,7 +155,7 @@ def sessions_(
     from benchmarks.jsonl import read_jsonl
     from benchmarks.session_intent.sessions import make_sessions
     from benchmarks.shoppingbench.schema import Product
-    from evaluators.generation.journal import write_jsonl_atomic
+    from evaluators.pipelines.journal import write_jsonl_atomic
     from mcp_server.world import CATALOG, World
 
     console = Console(stderr=True)

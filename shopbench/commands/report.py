@@ -19,9 +19,9 @@ def register(app: typer.Typer) -> None:
 
         Exits 1 when some episode files could not be read (each is named, with its line; the report says so too).
         """
-        from evaluators.reports import load_runs, write_report
-        from evaluators.scoring import ScoreOptions, UnknownBenchmarkError
-        from evaluators.scoring.episodes import unreadable_lines
+        from evaluators.results.episodes import unreadable_lines
+        from evaluators.results.reports import load_runs, write_report
+        from evaluators.results.scoring import ScoreOptions, UnknownBenchmarkError
 
         try:
             scored = load_runs(runs, ScoreOptions(world=world, embedder=embedder))

@@ -38,9 +38,9 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
 
         from benchmarks.jsonl import DataFileError, write_json_atomic
-        from evaluators.embeddings import EmbedderError
-        from evaluators.scoring import ScoreOptions, UnknownBenchmarkError, get_scorer, score_run
-        from evaluators.scoring.episodes import unreadable_lines
+        from evaluators.results.embeddings import EmbedderError
+        from evaluators.results.episodes import unreadable_lines
+        from evaluators.results.scoring import ScoreOptions, UnknownBenchmarkError, get_scorer, score_run
 
         if json_out is not None and json_out.is_dir():
             typer.secho(f"error: --json {json_out}: is a directory; give a file name", fg=typer.colors.RED, err=True)

@@ -82,8 +82,8 @@ def _rewrite(root: Path, task_set: str, spec: str, concurrency: int, n_gpu_layer
     from rich.console import Console
 
     from benchmarks.jsonl import DataFileError
-    from evaluators.generation import ModelSettings, rewrite_task_set
     from evaluators.models import ModelSpecError
+    from evaluators.pipelines import ModelSettings, rewrite_task_set
 
     console = Console(stderr=True)
     settings = ModelSettings(spec=spec, n_gpu_layers=n_gpu_layers, n_ctx=n_ctx, cache=not no_cache, temperature=0.7)
@@ -187,7 +187,7 @@ def _show(world) -> list[str]:
     from rich.table import Table
 
     from benchmarks.jsonl import DataFileError
-    from evaluators.generation.rewrite import rewrite_summary
+    from evaluators.pipelines.rewrite import rewrite_summary
 
     info = world.info
     table = Table(title=f"world {info.name}", show_header=False)

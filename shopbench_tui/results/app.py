@@ -1,8 +1,8 @@
 """The results app: scores every run in a worker and fills one scoreboard table as each run finishes.
 
-With two or more runs of a benchmark it also pairs them (evaluators.reports.compare): per group and overall, A − B on
-the tasks both played with a paired bootstrap interval and the exact McNemar test, and the notes say how many tasks
-each run left out and which runs cover only part of their task set."""
+With two or more runs of a benchmark it also pairs them (evaluators.results.reports.compare): per group and overall,
+A − B on the tasks both played with a paired bootstrap interval and the exact McNemar test, and the notes say how many
+tasks each run left out and which runs cover only part of their task set."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Header, Static
 
-from evaluators.reports import pairwise
-from evaluators.reports.tables import ScoredRun, assess_coverage
+from evaluators.results.reports import pairwise
+from evaluators.results.reports.tables import ScoredRun, assess_coverage
 from mcp_server.trajectory import read_manifest
 from shopbench_tui.help import HelpScreen, current_keys
 from shopbench_tui.results.board import BoardRow, board_rows, sort_rows

@@ -9,16 +9,16 @@ description, JSON-Schema parameters, as MCP clients see them) and `observation` 
 or the error/feedback text; "" after reset).
 
 Action: one model turn. Either the raw model text in the paper's format (`<think>…</think><tool_call>[{"name": …,
-"parameters": {…}}]</tool_call>`, parsed by evaluators.agent.paper_format; several calls in one block run in order),
-or a structured call `{"name": str, "arguments": dict}` (also a `(name, arguments)` pair). A turn that holds no
+"parameters": {…}}]</tool_call>`, parsed by evaluators.players.agent.paper_format; several calls in one block run in
+order), or a structured call `{"name": str, "arguments": dict}` (also a `(name, arguments)` pair). A turn that holds no
 runnable call is an observation, never an exception: it is recorded as a malformed step (`Episode.record_malformed`)
 and the policy reads the feedback.
 
 Reward: at the end of the episode, the outcome scored as `shopbench score` scores it (success 1/0, or the rule score
 with `outcome="rule"`); with `tool_reward=True`, every step also earns the paper's GRPO reward (format + ToolRL
-tool-call match against a reference trajectory: evaluators.gym.rewards). `terminated` is True when the agent calls
-`terminate`; `truncated` when the step limit ends the episode. `info["episode"]` is the EpisodeStatus (reset's info
-also names the episode id); at the end `info["score"]` holds success, rule and the per-field values.
+tool-call match against a reference trajectory: evaluators.integrations.gym.rewards). `terminated` is True when the
+agent calls `terminate`; `truncated` when the step limit ends the episode. `info["episode"]` is the EpisodeStatus
+(reset's info also names the episode id); at the end `info["score"]` holds success, rule and the per-field values.
 """
 
 from __future__ import annotations
@@ -36,9 +36,9 @@ from gymnasium import spaces
 
 from benchmarks.shoppingbench.agent_prompts import MALFORMED_NATIVE, MALFORMED_PAPER
 from benchmarks.shoppingbench.schema import INTENTS, ShoppingTask
-from evaluators.agent.paper_format import parse_paper_turn
-from evaluators.export_sft import tool_schemas
-from evaluators.gym.rewards import Call, oracle_reference, step_reward
+from evaluators.integrations.export_sft import tool_schemas
+from evaluators.integrations.gym.rewards import Call, oracle_reference, step_reward
+from evaluators.players.agent.paper_format import parse_paper_turn
 from mcp_server.episodes import DEFAULT_MAX_STEPS, Episode, StepResult
 from mcp_server.shopping_suite import ShoppingSuite
 from mcp_server.tools import Sandbox
@@ -100,7 +100,7 @@ def open_world(world: str | Path | World | None) -> tuple[World, Sandbox]:
 
 class ShoppingBenchEnv(gym.Env[dict[str, str], Any]):
     """`gymnasium.make("shopbench/ShoppingBench-v0", world=..., task_set=..., intent=...)` (after
-    `import evaluators.gym`). See the module docstring for spaces, actions and rewards."""
+    `import evaluators.integrations.gym`). See the module docstring for spaces, actions and rewards."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
@@ -245,7 +245,7 @@ class ShoppingBenchEnv(gym.Env[dict[str, str], Any]):
         """The ended episode scored as `shopbench score` scores it: the last recommend_product of the recorded
         trajectory against the task, in this world (success, rule and the per-field values; None where a field
         does not apply to the intent)."""
-        from evaluators.scoring.shoppingbench_run import last_recommendation, score_many
+        from evaluators.results.shoppingbench.scorer import last_recommendation, score_many
 
         assert self.episode is not None and self.task is not None and self.episode.over
         trajectory = read_trajectory(self.episode.path)

@@ -20,7 +20,7 @@ from mcp_server.episode_client import EpisodeClient
 from mcp_server.episodes import DEFAULT_MAX_STEPS
 from mcp_server.server import ShopbenchServer, build_server
 from mcp_server.suites import TaskSuite, build_suites
-from mcp_server.trajectory import AgentInfo
+from mcp_server.trajectory import AgentInfo, AgentKind
 
 _SERVERS: dict[tuple[Any, ...], tuple[ShopbenchServer, list[TaskSuite]]] = {}
 _LOCK = threading.Lock()
@@ -58,7 +58,7 @@ def inspect_agent(model: str, *, sample_id: Any, epoch: int, eval_id: str | None
     details: dict[str, Any] = {"harness": HARNESS, "inspect_sample_id": sample_id, "inspect_epoch": epoch}
     if eval_id:
         details["inspect_eval_id"] = eval_id
-    return AgentInfo(kind="model", name=model, details=details)
+    return AgentInfo(kind=AgentKind.model, name=model, details=details)
 
 
 @asynccontextmanager

@@ -22,7 +22,7 @@ import anyio.to_thread
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from evaluators.inspect.solvers import STORE_EPISODE, STORE_RUN
+from evaluators.integrations.inspect.solvers import STORE_EPISODE, STORE_RUN
 from mcp_server.trajectory import Trajectory, episode_path, read_trajectory
 
 FIELDS = ("title", "price", "service", "sku_attrs", "shop", "budget", "kw")
@@ -71,7 +71,7 @@ def car() -> Metric:
 @scorer(metrics=[asr(), car()])
 def shoppingbench_score(world: Any, embedder: str | None = None) -> Scorer:
     """Score the sample's episode with shopbench's ShoppingBench scorer, in the eval's world."""
-    from evaluators.scoring.shoppingbench_run import last_recommendation, score_many
+    from evaluators.results.shoppingbench.scorer import last_recommendation, score_many
 
     tasks: dict[tuple[str, str], Any] = {}
 
@@ -123,7 +123,7 @@ def qa_summary(benchmark: str, items: str | None = None, prompting: str | None =
 @functools.cache
 def _questions(benchmark: str, items: str | None) -> tuple[Any, list[Any]]:
     from benchmarks.registry import get_benchmark
-    from evaluators.qa.scoring import QAScorer
+    from evaluators.results.questions import QAScorer
 
     qa = QAScorer(get_benchmark(benchmark))
     return qa, qa.questions.load(items)
@@ -131,7 +131,7 @@ def _questions(benchmark: str, items: str | None) -> tuple[Any, list[Any]]:
 
 def _score_outputs(benchmark: str, items: str | None, prompting: str | None,
                    outputs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    from evaluators.scoring import ScoreOptions
+    from evaluators.results.scoring import ScoreOptions
 
     qa, loaded = _questions(benchmark, items)
     chosen = prompting or qa.questions.promptings[0]

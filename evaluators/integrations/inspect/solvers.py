@@ -30,7 +30,7 @@ from inspect_ai.tool import Tool, ToolDef, ToolError, ToolParams
 
 from benchmarks.shoppingbench.agent_prompts import MALFORMED_NATIVE
 from benchmarks.shoppingbench.prompts import MCP_AGENT_INSTRUCTIONS
-from evaluators.inspect.episodes import HARNESS, episode_client, inspect_agent
+from evaluators.integrations.inspect.episodes import HARNESS, episode_client, inspect_agent
 from mcp_server.episode_client import EpisodeClient
 from mcp_server.episodes import ensure_manifest
 from mcp_server.server import ShopbenchServer

@@ -17,9 +17,9 @@ from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
-from evaluators.inspect.episodes import default_runs_dir, shared_server
-from evaluators.inspect.scorers import qa_score, shoppingbench_score
-from evaluators.inspect.solvers import answer_question, shopping_agent
+from evaluators.integrations.inspect.episodes import default_runs_dir, shared_server
+from evaluators.integrations.inspect.scorers import qa_score, shoppingbench_score
+from evaluators.integrations.inspect.solvers import answer_question, shopping_agent
 
 
 def question_task(benchmark: str, items: str | None = None, prompting: str | None = None,

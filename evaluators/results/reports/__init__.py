@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.jsonl import write_text_atomic
-from evaluators.reports.compare import Comparison, compare, compared_metrics
-from evaluators.reports.plots import humans_vs_models, paired_differences, rate_panels
-from evaluators.reports.tables import (
+from evaluators.results.reports.compare import Comparison, compare, compared_metrics
+from evaluators.results.reports.plots import humans_vs_models, paired_differences, rate_panels
+from evaluators.results.reports.tables import (
     ReportTable,
     ScoredRun,
     assess_coverage,
@@ -26,7 +26,7 @@ from evaluators.reports.tables import (
     runs_table,
     usage_table,
 )
-from evaluators.scoring import ScoreOptions, score_run
+from evaluators.results.scoring import ScoreOptions, score_run
 from mcp_server.trajectory import read_manifest
 
 _STYLE = (

@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from evaluators.reports.compare import agentic
+from evaluators.results.reports.compare import agentic
 from mcp_server.trajectory import Trajectory, iter_episode_files, read_trajectory
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from benchmarks.registry import Aggregation, BenchmarkSpec, UnknownBenchmarkError, get_benchmark
-from evaluators.stats import (
+from evaluators.results.stats import (
     Interval,
     McNemar,
     format_p,

@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 from rich.text import Text
 
-from evaluators.scoring.failure import CATEGORIES
-from evaluators.scoring.trajectory_stats import STATISTICS
+from evaluators.results.shoppingbench.failure import CATEGORIES
+from evaluators.results.trajectory_stats import STATISTICS
 
 if TYPE_CHECKING:
-    from evaluators.scoring.shoppingbench_run import ShoppingBenchResult
+    from evaluators.results.shoppingbench.scorer import ShoppingBenchResult
 
 FIELD_HEADERS = {"title": "title", "price": "price", "service": "service", "sku_attrs": "sku/attrs", "shop": "shop",
                  "budget": "budget", "kw": "kw"}

@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from evaluators.reports.compare import Comparison
-from evaluators.reports.tables import KIND_ORDER, KIND_PLURAL, ScoredRun, _wilson_by_group, kind_order
-from evaluators.stats import Interval, bootstrap_ci, wilson_ci
+from evaluators.results.reports.compare import Comparison
+from evaluators.results.reports.tables import KIND_ORDER, KIND_PLURAL, ScoredRun, _wilson_by_group, kind_order
+from evaluators.results.stats import Interval, bootstrap_ci, wilson_ci
 
 KIND_COLOURS = {
     "human": ["#d95f02", "#e6ab02", "#a6761d", "#e7298a"],

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchmarks.registry import OVERALL_AS_SCORED
-from evaluators.reports.audit import AuditResult, audit_run
-from evaluators.reports.compare import (
+from evaluators.results.reports.audit import AuditResult, audit_run
+from evaluators.results.reports.compare import (
     Comparison,
     TaskOutcome,
     agentic,
@@ -31,14 +31,14 @@ from evaluators.reports.compare import (
     per_task,
     registered,
 )
-from evaluators.scoring import MetricRow, ScoreResult
-from evaluators.scoring.failure import CATEGORIES
-from evaluators.scoring.trajectory_stats import trajectory_stats
-from evaluators.stats import Interval, wilson_ci
+from evaluators.results.scoring import MetricRow, ScoreResult
+from evaluators.results.shoppingbench.failure import CATEGORIES
+from evaluators.results.stats import Interval, wilson_ci
+from evaluators.results.trajectory_stats import trajectory_stats
 from mcp_server.trajectory import RunManifest, iter_episode_files, read_trajectory
 
 if TYPE_CHECKING:
-    from evaluators.scoring.shoppingbench import TaskScore
+    from evaluators.results.shoppingbench.rules import TaskScore
 
 KIND_ORDER = ("model", "mcp-client", "human", "baseline")
 KIND_PLURAL = {"model": "models", "mcp-client": "MCP clients", "human": "humans", "baseline": "baselines"}
@@ -124,7 +124,7 @@ class ScoredRun:
 
 def _episode_scores(result: ScoreResult) -> list[TaskScore] | None:
     """The per-episode scores of a ShoppingBench result; None for a question benchmark's (keyed by item)."""
-    from evaluators.scoring.shoppingbench_run import ShoppingBenchResult
+    from evaluators.results.shoppingbench.scorer import ShoppingBenchResult
 
     return result.scores if isinstance(result, ShoppingBenchResult) else None
 
@@ -140,7 +140,7 @@ def task_set_size(run: ScoredRun) -> int | None:
     try:
         if agentic(run.result):
             from benchmarks.shoppingbench.tasks import OFFICIAL_SET, load_official
-            from evaluators.scoring.shoppingbench_run import open_world
+            from evaluators.results.shoppingbench.scorer import open_world
 
             if task_set is None:
                 return None

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from evaluators.scoring.shoppingbench import TaskScore
+    from evaluators.results.shoppingbench.rules import TaskScore
 
 PRODUCT_MISSING = "product missing"
 KNOWLEDGE_ERROR = "knowledge error"

@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 
 from benchmarks.shoppingbench.schema import Intent, Product, ShoppingTask, Target
 from benchmarks.shoppingbench.voucher import within_budget
-from evaluators.scoring.failure import categorize
+from evaluators.results.shoppingbench.failure import categorize
 
 TITLE_THRESHOLD = 0.5
 KNOWLEDGE_TITLE_THRESHOLD = 0.8

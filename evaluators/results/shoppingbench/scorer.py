@@ -19,13 +19,13 @@ from benchmarks.jsonl import DataFileError, _short, json_type, read_jsonl
 from benchmarks.registry import BenchmarkSpec
 from benchmarks.shoppingbench.schema import INTENT_LABELS, INTENTS, Intent, Product, ShoppingTask
 from benchmarks.shoppingbench.tasks import OFFICIAL_SET, load_official
-from evaluators.embeddings import REFERENCE_MODEL, embedder_name, load_embedder
-from evaluators.scoring import MetricRow, ScoreOptions
-from evaluators.scoring.catalog import ProductLookup, load_catalog_products
-from evaluators.scoring.episodes import read_run_episodes
-from evaluators.scoring.shoppingbench import PREDICTION_FIELDS, TaskScore, ids_to_look_up, score_task, title_pairs
-from evaluators.scoring.trajectory_stats import STATISTICS, TrajectoryStats, correlations, trajectory_stats
-from evaluators.stats import Correlation, Interval, bootstrap_ci, pass_hat_curve, stratified_bootstrap_ci
+from evaluators.results.embeddings import REFERENCE_MODEL, embedder_name, load_embedder
+from evaluators.results.episodes import read_run_episodes
+from evaluators.results.scoring import MetricRow, ScoreOptions
+from evaluators.results.shoppingbench.catalog import ProductLookup, load_catalog_products
+from evaluators.results.shoppingbench.rules import PREDICTION_FIELDS, TaskScore, ids_to_look_up, score_task, title_pairs
+from evaluators.results.stats import Correlation, Interval, bootstrap_ci, pass_hat_curve, stratified_bootstrap_ci
+from evaluators.results.trajectory_stats import STATISTICS, TrajectoryStats, correlations, trajectory_stats
 from mcp_server.trajectory import AgentInfo, Trajectory, read_manifest
 
 BENCHMARK: Final = "shoppingbench"
@@ -101,7 +101,7 @@ class ShoppingBenchResult(BaseModel):
         return self.model_dump(mode="json")
 
     def render(self) -> list[Any]:
-        from evaluators.reports.console import shoppingbench_renderables
+        from evaluators.results.reports.console import shoppingbench_renderables
 
         return shoppingbench_renderables(self)
 
@@ -241,7 +241,7 @@ def score_trajectories(
 ) -> ShoppingBenchResult:
     """Score every finished ShoppingBench episode of a run directory; `tasks_for(task_set)` supplies the tasks.
     With `world_hash`, episodes whose start event names another world are flagged (their scores may be wrong).
-    A folder of several agents is refused unless `agent` picks one (evaluators.scoring.episodes)."""
+    A folder of several agents is refused unless `agent` picks one (evaluators.results.episodes)."""
     episodes = read_run_episodes(run_dir, read_manifest(run_dir), agent)
     jobs, stats, unfinished, problems = [], {}, [], []
     end_status: Counter[str] = Counter()
