@@ -9,6 +9,7 @@ from benchmarks.intentionqa import aggregate, score_item
 from benchmarks.intentionqa.loader import load_items
 from benchmarks.intentionqa.metrics import EXCLUDED_FAILED_CALL, EXCLUDED_FEWER_OPTIONS
 from evaluators.results.reports.audit import audit_run
+from evaluators.results.reports.console import shoppingbench_renderables
 from evaluators.results.shoppingbench.catalog import MappingLookup
 from evaluators.results.shoppingbench.scorer import score_trajectories
 
@@ -70,7 +71,7 @@ def test_trajectory_table_says_why_r_is_undefined(tmp_path):
         write_episode(run, task, recommend(task.targets[0].product_id))
     result = score_trajectories(run, lambda _: tasks, MappingLookup(products))
     console = Console(width=200, record=True)
-    for renderable in result.render():
+    for renderable in shoppingbench_renderables(result):
         console.print(renderable)
     text = console.export_text()
     assert "(r –)" in text and "success is constant" in text

@@ -79,25 +79,6 @@ class QAScoreResult:
             if item in self.scores
         }
 
-    def render(self) -> list[Any]:
-        from rich.table import Table
-
-        table = Table(title=f"{self.benchmark} ({self.prompting})")
-        for column in ("group", "metric", "value", "n"):
-            table.add_column(column, justify="left" if column in ("group", "metric") else "right")
-        for row in self.metric_rows():
-            value = "–" if row.value is None else f"{row.value:.4f}"
-            if row.low is not None and row.high is not None:
-                value += f" [{row.low:.3f}, {row.high:.3f}]"
-            table.add_row(row.group, row.metric, value, str(row.n or ""))
-        lines: list[Any] = [table]
-        for key in ("invalid_rate", "skipped_fewer_than_4_options", "difficulty_method", "embedders"):
-            if key in self.summary and self.summary[key] not in ({}, None):
-                lines.append(f"{key}: {self.summary[key]}")
-        if any(self.not_scored.values()):
-            lines.append(f"not scored: {self.not_scored}")
-        return lines
-
 
 class QAScorer:
     """Scores any registered question benchmark: the benchmark scores the raw outputs (`QuestionBenchmark.score`),

@@ -21,8 +21,10 @@ and returns a `ScoreResult`:
   plots across runs (group = intent / task / skill / "overall"; give low/high from evaluators.results.stats when it
   is a rate);
 - `episode_success()`: episode_id → success, for finished episodes (distillation export keeps the True ones);
-- `to_json()`: what `--json OUT` writes (for predictions, the benchmark's documented OUT format);
-- `render()`: rich renderables `shopbench score` prints.
+- `to_json()`: what `--json OUT` writes (for predictions, the benchmark's documented OUT format).
+
+A result never renders itself: its benchmark's results reader (evaluators.parts, evaluators.results.reports.reading)
+gives the tables `shopbench score` prints, and what reports read of it.
 
 A benchmark's scorer is one of its parts (evaluators.parts: `scorer(spec) -> Scorer`); a question benchmark
 scores raw outputs itself (`QuestionBenchmark.score`) and the question benchmarks' default part,
@@ -96,8 +98,6 @@ class ScoreResult(Protocol):
     def episode_success(self) -> dict[str, bool]: ...
 
     def to_json(self) -> dict[str, Any]: ...
-
-    def render(self) -> list[Any]: ...
 
 
 class Scorer(Protocol):

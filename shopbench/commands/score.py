@@ -40,6 +40,7 @@ def register(app: typer.Typer) -> None:
         from benchmarks.jsonl import DataFileError, write_json_atomic
         from evaluators.results.embeddings import EmbedderError
         from evaluators.results.episodes import unreadable_lines
+        from evaluators.results.reports.reading import reader_for
         from evaluators.results.scoring import ScoreOptions, UnknownBenchmarkError, get_scorer, score_run
 
         if json_out is not None and json_out.is_dir():
@@ -66,7 +67,7 @@ def register(app: typer.Typer) -> None:
             typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
             raise typer.Exit(2) from None
         console = Console()
-        for renderable in result.render():
+        for renderable in reader_for(result).render(result):
             console.print(renderable)
         if json_out is not None:
             try:

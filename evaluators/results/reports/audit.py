@@ -18,7 +18,6 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from evaluators.results.reports.compare import agentic
 from mcp_server.trajectory import Trajectory, iter_episode_files, read_trajectory
 
 
@@ -77,10 +76,8 @@ def audit_trajectory(trajectory: Trajectory, recommended: list[str]) -> tuple[li
     return never_seen, premature
 
 
-def audit_run(run_dir: Path, result: Any) -> AuditResult | None:
-    """Audit a scored agentic run (None for question benchmarks: they recommend nothing)."""
-    if getattr(result, "benchmark", None) is None or not agentic(result):
-        return None
+def audit_run(run_dir: Path, result: Any) -> AuditResult:
+    """Audit a scored ShoppingBench run (its results reader asks; question benchmarks recommend nothing)."""
     successful = {s.episode_id: s for s in result.scores if s.success and s.episode_id}
     audit = AuditResult(successes=len(successful))
     for path in iter_episode_files(run_dir):

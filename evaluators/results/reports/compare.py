@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, Field
 
-from benchmarks.registry import Aggregation, BenchmarkSpec, UnknownBenchmarkError, get_benchmark
+from benchmarks.registry import Aggregation
+from evaluators.results.reports.reading import Outcome, reader_for, registered
 from evaluators.results.stats import (
     Interval,
     McNemar,
@@ -28,26 +29,6 @@ from evaluators.results.stats import (
 )
 
 AGGREGATION_TEXT = {"groups": "unweighted mean over groups", "pooled": "mean over items"}
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One scored episode (or QA item) of a run, in the shape comparisons need."""
-
-    group: str
-    task: str
-    epoch: int
-    value: float
-    binary: bool
-    """The value is a success (0/1), so McNemar and Wilson intervals apply."""
-
-
-def registered(benchmark: str) -> BenchmarkSpec | None:
-    """The benchmark's registration; None for a result of a benchmark not registered here (reported with defaults)."""
-    try:
-        return get_benchmark(benchmark)
-    except UnknownBenchmarkError:
-        return None
 
 
 def aggregation(benchmark: str) -> Aggregation:
@@ -62,12 +43,6 @@ def item_metrics(benchmark: str) -> bool:
     return spec is not None and spec.item_metrics
 
 
-def agentic(result: Any) -> bool:
-    """A scored agentic run (episode scores with ASR and CAR), not a question run (item scores)."""
-    spec = registered(result.benchmark)
-    return spec is not None and spec.kind == "agentic"
-
-
 def compared_metrics(result: Any) -> list[str]:
     """The metrics a comparison covers: the registration's (ShoppingBench: ASR, and CAR, where runs differ most),
     else the primary one."""
@@ -76,31 +51,14 @@ def compared_metrics(result: Any) -> list[str]:
 
 
 def outcomes(result: Any, metric: str | None = None) -> list[Outcome]:
-    """Per-episode values of `metric` (default: the primary one) of a ShoppingBench or question-benchmark result.
-
-    Items without a value (IntentionQA failed calls, Shopping MMLU NER items scored only as a task-level micro-F1)
-    are left out; `left_out(result)` counts them."""
-    metric = metric or result.primary_metric
-    if agentic(result):
-        if metric not in ("ASR", "CAR"):
-            raise ValueError(f"{result.benchmark} compares ASR or CAR, not {metric!r}")
-        return [Outcome(s.intent, s.task_id, s.epoch, float(s.value if metric == "ASR" else s.rule), metric == "ASR")
-                for s in result.scores]
-    found = []
-    per_item = item_metrics(result.benchmark)
-    for item_id, score in getattr(result, "scores", {}).items():
-        if score.score is None or score.excluded:
-            continue
-        binary = not per_item or score.extra.get("metric") == "accuracy"
-        found.append(Outcome(score.task, item_id, 0, float(score.score), binary))
-    return found
+    """Per-episode (or per-item) values of `metric` (default: the primary one), as the result's benchmark reads them
+    (its results reader). Items without a value are left out; `left_out(result)` counts them."""
+    return reader_for(result).outcomes(result, metric or result.primary_metric)
 
 
 def left_out(result: Any) -> int:
     """Scored items that carry no per-item value (they cannot be paired)."""
-    if agentic(result):
-        return 0
-    return sum(1 for s in getattr(result, "scores", {}).values() if s.score is None or s.excluded)
+    return reader_for(result).left_out(result)
 
 
 @dataclass

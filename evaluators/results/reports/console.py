@@ -1,4 +1,5 @@
-"""The rich tables `shopbench score` prints for a ShoppingBench result."""
+"""The rich tables `shopbench score` prints: for a ShoppingBench result, and for a question benchmark's. Results never
+render themselves: their benchmark's results reader (evaluators.results.reports.readers) calls these."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from evaluators.results.shoppingbench.failure import CATEGORIES
 from evaluators.results.trajectory_stats import STATISTICS
 
 if TYPE_CHECKING:
+    from evaluators.results.questions import QAScoreResult
     from evaluators.results.shoppingbench.scorer import ShoppingBenchResult
 
 FIELD_HEADERS = {"title": "title", "price": "price", "service": "service", "sku_attrs": "sku/attrs", "shop": "shop",
@@ -108,3 +110,22 @@ def shoppingbench_renderables(result: ShoppingBenchResult) -> list[Any]:
         notes.append(f"… and {len(result.problems) - 10} more problems (see --json)")
     out.append(Text("\n".join(notes), style="dim"))
     return out
+
+
+def question_renderables(result: QAScoreResult) -> list[Any]:
+    """The metric rows (group, metric, value [interval], n), then the benchmark's notes and what was not scored."""
+    table = Table(title=f"{result.benchmark} ({result.prompting})")
+    for column in ("group", "metric", "value", "n"):
+        table.add_column(column, justify="left" if column in ("group", "metric") else "right")
+    for row in result.metric_rows():
+        value = "–" if row.value is None else f"{row.value:.4f}"
+        if row.low is not None and row.high is not None:
+            value += f" [{row.low:.3f}, {row.high:.3f}]"
+        table.add_row(row.group, row.metric, value, str(row.n or ""))
+    lines: list[Any] = [table]
+    for key in ("invalid_rate", "skipped_fewer_than_4_options", "difficulty_method", "embedders"):
+        if key in result.summary and result.summary[key] not in ({}, None):
+            lines.append(f"{key}: {result.summary[key]}")
+    if any(result.not_scored.values()):
+        lines.append(f"not scored: {result.not_scored}")
+    return lines

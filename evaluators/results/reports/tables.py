@@ -20,17 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchmarks.registry import OVERALL_AS_SCORED
-from evaluators.results.reports.audit import AuditResult, audit_run
-from evaluators.results.reports.compare import (
-    Comparison,
-    TaskOutcome,
-    agentic,
-    aggregation,
-    item_metrics,
-    outcomes,
-    per_task,
-    registered,
-)
+from evaluators.results.reports.compare import Comparison, TaskOutcome, aggregation, item_metrics, outcomes, per_task
+from evaluators.results.reports.reading import reader_for, registered
 from evaluators.results.scoring import MetricRow, ScoreResult
 from evaluators.results.shoppingbench.failure import CATEGORIES
 from evaluators.results.stats import Interval, wilson_ci
@@ -38,7 +29,7 @@ from evaluators.results.trajectory_stats import trajectory_stats
 from mcp_server.trajectory import RunManifest, iter_episode_files, read_trajectory
 
 if TYPE_CHECKING:
-    from evaluators.results.shoppingbench.rules import TaskScore
+    from evaluators.results.reports.audit import AuditResult
 
 KIND_ORDER = ("model", "mcp-client", "human", "baseline")
 KIND_PLURAL = {"model": "models", "mcp-client": "MCP clients", "human": "humans", "baseline": "baselines"}
@@ -96,37 +87,22 @@ class ScoredRun:
 
     @cached_property
     def audit(self) -> AuditResult | None:
-        return audit_run(self.run_dir, self.result)
+        return reader_for(self.result).audit(self.run_dir, self.result)
 
     def task_keys(self) -> set[str]:
         """The tasks (ShoppingBench task ids, QA item ids) this run has a score for."""
-        episodes = _episode_scores(self.result)
-        if episodes is not None:
-            return {s.task_id for s in episodes}
-        return set(getattr(self.result, "scores", {}))
+        return reader_for(self.result).task_keys(self.result)
 
     @property
     def task_set(self) -> str | None:
-        """The task set the episodes played (ShoppingBench scores name it; else the manifest's)."""
-        episodes = _episode_scores(self.result)
-        if episodes is not None:
-            found = {s.task_set for s in episodes}
-            if len(found) == 1:
-                return found.pop()
-        return self.manifest.task_set
+        """The task set the episodes played (as their scores name it, when they name one; else the manifest's)."""
+        return reader_for(self.result).task_set(self.result) or self.manifest.task_set
 
     def unfinished(self) -> int:
         unfinished = getattr(self.result, "unfinished", None)
         if unfinished is not None:
             return len(unfinished)
         return int(getattr(self.result, "not_scored", {}).get("unfinished", 0))
-
-
-def _episode_scores(result: ScoreResult) -> list[TaskScore] | None:
-    """The per-episode scores of a ShoppingBench result; None for a question benchmark's (keyed by item)."""
-    from evaluators.results.shoppingbench.scorer import ShoppingBenchResult
-
-    return result.scores if isinstance(result, ShoppingBenchResult) else None
 
 
 def kind_order(runs: list[ScoredRun]) -> list[ScoredRun]:
@@ -136,24 +112,8 @@ def kind_order(runs: list[ScoredRun]) -> list[ScoredRun]:
 
 def task_set_size(run: ScoredRun) -> int | None:
     """How many tasks the run's task set holds (None when it cannot be loaded here)."""
-    benchmark, task_set = run.result.benchmark, run.task_set
     try:
-        if agentic(run.result):
-            from benchmarks.shoppingbench.tasks import OFFICIAL_SET, load_official
-            from evaluators.results.shoppingbench.scorer import open_world
-
-            if task_set is None:
-                return None
-            try:
-                return len(open_world(None, run.manifest.world).tasks(task_set))
-            except (KeyError, ValueError, FileNotFoundError):
-                return len(load_official()) if task_set == OFFICIAL_SET else None
-        from benchmarks.qa import items_path, question_benchmark
-
-        questions = question_benchmark(benchmark)
-        held_out = set((run.manifest.parameters.get("demonstrations") or {}).get("ids", []))  # few-shot: never served
-        return sum(1 for item in questions.load(items_path(questions, task_set))
-                   if questions.runnable(item) and questions.item_id(item) not in held_out)
+        return reader_for(run.result).task_set_size(run.result, run.manifest, run.task_set)
     except Exception:  # noqa: BLE001 - a size we cannot learn falls back to the runs' union
         return None
 

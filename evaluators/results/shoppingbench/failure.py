@@ -14,10 +14,7 @@ metric being too strict) needs a human and is not guessed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from evaluators.results.shoppingbench.rules import TaskScore
+from evaluators.results.shoppingbench.task_score import TaskScore
 
 PRODUCT_MISSING = "product missing"
 KNOWLEDGE_ERROR = "knowledge error"

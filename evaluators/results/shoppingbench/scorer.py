@@ -23,7 +23,8 @@ from evaluators.results.embeddings import REFERENCE_MODEL, embedder_name, load_e
 from evaluators.results.episodes import read_run_episodes
 from evaluators.results.scoring import MetricRow, ScoreOptions
 from evaluators.results.shoppingbench.catalog import ProductLookup, load_catalog_products
-from evaluators.results.shoppingbench.rules import PREDICTION_FIELDS, TaskScore, ids_to_look_up, score_task, title_pairs
+from evaluators.results.shoppingbench.rules import PREDICTION_FIELDS, ids_to_look_up, score_task, title_pairs
+from evaluators.results.shoppingbench.task_score import TaskScore
 from evaluators.results.stats import Correlation, Interval, bootstrap_ci, pass_hat_curve, stratified_bootstrap_ci
 from evaluators.results.trajectory_stats import STATISTICS, TrajectoryStats, correlations, trajectory_stats
 from mcp_server.trajectory import AgentInfo, Trajectory, read_manifest
@@ -99,11 +100,6 @@ class ShoppingBenchResult(BaseModel):
         if self.source == "predictions":
             return {"predictions": [prediction_entry(s) for s in self.scores]}
         return self.model_dump(mode="json")
-
-    def render(self) -> list[Any]:
-        from evaluators.results.reports.console import shoppingbench_renderables
-
-        return shoppingbench_renderables(self)
 
     def tokens(self) -> dict[str, float | None]:
         """Totals over the scored episodes: input/output tokens and cost (None where no agent reported them)."""
