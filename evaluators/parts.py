@@ -9,7 +9,7 @@ calls the benchmark's own `score`). A registration by name may leave parts out: 
 Each entry is a "module:attr" string, imported when first asked for (so this module imports nothing of ours and no
 import loop can start here), or the object itself. What each part is, called with the benchmark's spec:
 
-- player: `(config: RunConfig, spec) -> Player` — plays one episode on an MCP session (evaluators.runs);
+- player: `(config: RunConfig, spec) -> Player` — plays one episode on an MCP session (evaluators.harness.players);
 - scorer: `(spec) -> Scorer` — scores run folders and prediction files (evaluators.results.scoring protocol);
 - results_reader: `(spec) -> ResultsReader` — per-task outcomes, coverage, audit and console tables for reports;
 - inspect_task: `(spec, **task_parameters) -> inspect_ai.Task` — its keyword parameters are the task's `-T` options.
@@ -100,14 +100,14 @@ def parts_for(spec: BenchmarkSpec) -> Parts:
 
 register_parts(
     kind="agentic",
-    player="evaluators.runs.run:_AgentPlayer",
+    player="evaluators.harness.players:AgentPlayer",
     scorer="evaluators.results.shoppingbench.scorer:ShoppingBenchScorer",
     results_reader="evaluators.results.reports.readers:ShoppingBenchReader",
     inspect_task="evaluators.integrations.inspect.tasks:shoppingbench_task",
 )
 register_parts(
     kind="qa",
-    player="evaluators.runs.run:_QuestionPlayer",
+    player="evaluators.harness.players:QuestionPlayer",
     scorer="evaluators.results.questions:QAScorer",
     results_reader="evaluators.results.reports.readers:QuestionReader",
     inspect_task="evaluators.integrations.inspect.tasks:question_task",

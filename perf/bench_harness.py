@@ -40,10 +40,10 @@ os.environ.setdefault("SHOPBENCH_HOME", str(Path(__file__).resolve().parent.pare
 
 from mcp.client.session import ClientSession  # noqa: E402
 
+from evaluators.harness.cache import CachedModel  # noqa: E402
+from evaluators.harness.run import RunConfig, run_benchmark
 from evaluators.models import ModelAPI, ModelOutput, register_backend  # noqa: E402
 from evaluators.players.baselines.agentic import OracleBaseline  # noqa: E402
-from evaluators.runs.cache import CachedModel  # noqa: E402
-from evaluators.runs.run import RunConfig, run_benchmark
 from mcp_server.episode_client import EpisodeClient  # noqa: E402
 from mcp_server.episodes import Episode  # noqa: E402
 

@@ -36,8 +36,8 @@ def main() -> None:
     from inspect_ai import eval as inspect_eval
     from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, ModelOutput, ModelUsage, get_model
 
+    from evaluators.harness.run import RunConfig, run_benchmark
     from evaluators.integrations.gym.rewards import oracle_reference
-    from evaluators.runs.run import RunConfig, run_benchmark
     from mcp_server.world import default_world
 
     parser = argparse.ArgumentParser()

@@ -32,8 +32,8 @@ TARGETS = {"oracle": "1.0 on every intent", "heuristic": "1.0 (all checked tasks
 
 def run_and_score(model: str, world: World, out: Path, limit: int | None, concurrency: int) -> dict[str, float]:
     """ASR per intent and overall, from a real run scored by the real scorer."""
+    from evaluators.harness.run import RunConfig, run_benchmark
     from evaluators.results.scoring import score_run
-    from evaluators.runs.run import RunConfig, run_benchmark
 
     config = RunConfig(benchmark="shoppingbench", model=model, world=world.root, out=out / model, limit=limit,
                        concurrency=concurrency, cache=False)

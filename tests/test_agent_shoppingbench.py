@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
+from evaluators.harness.run import RunConfig, run_benchmark
 from evaluators.results.scoring import score_run
-from evaluators.runs.run import RunConfig, run_benchmark
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 from tests._fake_llm import FakeLLMServer, shopping_policy
 
@@ -57,7 +57,7 @@ async def test_openai_compatible_model_plays_through_the_sandbox_and_a_rerun_is_
                            limit=2, out=tmp_path / "first", cache_path=cache)
         await run_benchmark(config)
         calls_first = len(fake.requests)
-        config.out = tmp_path / "second"
+        config.execution.out = tmp_path / "second"
         second = await run_benchmark(config)
     assert calls_first == 6 and len(fake.requests) == calls_first  # the rerun made no HTTP call
     assert read_manifest(second.run_dir).notes["cache_hits"] == 6

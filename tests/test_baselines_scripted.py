@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 
 from benchmarks.shoppingbench.worldgen.heuristic import check_task
+from evaluators.harness.run import RunConfig, run_benchmark
 from evaluators.models import EpisodeContext, bind_episode, get_model
 from evaluators.models.base import ChatMessage, ToolCall
 from evaluators.players.baselines.agentic import ScriptedBaseline
 from evaluators.results.scoring import score_run
-from evaluators.runs.run import RunConfig, run_benchmark
 from mcp_server.trajectory import iter_episode_files, read_trajectory
 from mcp_server.world import WorldTools
 

@@ -101,7 +101,7 @@ async def test_every_episode_result_carries_the_status_over_mcp(questions, tmp_p
 
 
 def _write_manifests(run_dir: str, worker: int, rounds: int) -> None:
-    from evaluators.runs.manifest import update_notes
+    from evaluators.harness.manifest import update_notes
 
     suite = QASuite("intentionqa")
     for index in range(rounds):

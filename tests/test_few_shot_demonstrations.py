@@ -14,9 +14,9 @@ from mcp import Client
 
 from benchmarks.shopping_mmlu import load_items
 from benchmarks.shopping_mmlu.prompts import render_answer
+from evaluators.harness.run import RunConfig, run_benchmark
 from evaluators.results.reports.tables import ScoredRun, task_set_size
 from evaluators.results.scoring import score_run
-from evaluators.runs.run import RunConfig, run_benchmark
 from mcp_server.server import build_server
 from mcp_server.suites import NotPlayable, build_suites, check_playable
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory

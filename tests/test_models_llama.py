@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
+from evaluators.harness.run import RunConfig, run_benchmark
 from evaluators.models import ChatMessage, ToolSpec, get_model
 from evaluators.models.llama_cpp.grammar import ARGUMENT_MAX_CHARS, tool_call_schema
 from evaluators.models.llama_cpp.loading import build_llama
 from evaluators.models.llama_cpp.prompt import SUMMARISED, SUMMARY_CHUNK, render_messages
 from evaluators.players.agent.observations import compact_observation
-from evaluators.runs.run import RunConfig, run_benchmark
 from mcp_server.tools import SHOPPING_TOOLS
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 

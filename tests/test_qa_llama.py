@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from evaluators.harness.run import RunConfig, run_benchmark
 from evaluators.results.scoring import score_run
-from evaluators.runs.run import RunConfig, run_benchmark
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 
 

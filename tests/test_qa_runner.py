@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from benchmarks.jsonl import DataFileError
+from evaluators.harness.orchestrate import RunDirError
+from evaluators.harness.run import RunConfig, episode_id_for, run_benchmark
 from evaluators.results.scoring import ScoreOptions, get_scorer, score_run
-from evaluators.runs.orchestrate import RunDirError
-from evaluators.runs.run import RunConfig, episode_id_for, run_benchmark
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 
 MMLU_FIRST_TEN = [f"sample-{i:02d}" for i in range(10)]

@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 
 import tests.tiny_bench  # noqa: F401 - registers "tiny-bench"
 from benchmarks.registry import UnknownBenchmarkError, benchmark_names, get_benchmark
+from evaluators.harness.run import RunConfig, run_benchmark
 from evaluators.results.scoring import ScoreOptions, get_scorer
-from evaluators.runs.run import RunConfig, run_benchmark
 from mcp_server.server import build_server
 from mcp_server.suites import build_suites
 from mcp_server.trajectory import episode_path, iter_episode_files, read_manifest, read_trajectory

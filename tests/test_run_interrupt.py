@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.runs.orchestrate import episode_state
+from evaluators.harness.orchestrate import episode_state
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 from tests._fake_llm import FakeLLMServer, shopping_policy
 from tests._run_cli import EXPECTED, run_command

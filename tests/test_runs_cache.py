@@ -6,9 +6,9 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from evaluators.harness.cache import CachedModel, ResponseCache, cache_key
+from evaluators.harness.retry import RetryingModel
 from evaluators.models.base import ChatMessage, GenerateConfig, ModelOutput, ToolCall, ToolSpec
-from evaluators.runs.cache import CachedModel, ResponseCache, cache_key
-from evaluators.runs.retry import RetryingModel
 
 CHAT = [ChatMessage(role="system", content="sys"), ChatMessage(role="user", content="find a red\nshirt")]
 TOOLS = [ToolSpec(name="find_product", description="d", parameters={"type": "object", "properties": {}})]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from evaluators.runs.run import LOG_FILE
+from evaluators.harness.run import LOG_FILE
 from shopbench.cli import app
 from tests._fake_llm import FakeLLMServer, shopping_policy
 

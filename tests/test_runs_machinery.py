@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from evaluators.harness.backend import prepare_model
+from evaluators.harness.manifest import ManifestMismatch, open_run
+from evaluators.harness.merge import MergeError, merge_runs
+from evaluators.harness.orchestrate import PARTIAL_DIR, RunDirError, WorkUnit, episode_state, run_episodes
+from evaluators.harness.retry import RetryPolicy
+from evaluators.harness.shards import parse_shard
 from evaluators.models import ChatMessage, GenerateConfig, ModelOptions, TokenUsage, ToolSpec
-from evaluators.runs.backend import prepare_model
-from evaluators.runs.manifest import ManifestMismatch, open_run
-from evaluators.runs.merge import MergeError, merge_runs
-from evaluators.runs.orchestrate import PARTIAL_DIR, RunDirError, WorkUnit, episode_state, run_episodes
 from evaluators.players.pricing import PriceTable
-from evaluators.runs.retry import RetryPolicy
-from evaluators.runs.shards import parse_shard
 from mcp_server.trajectory import (
     AgentInfo,
     EndEvent,
@@ -190,9 +190,9 @@ def test_merge_joins_shards_and_refuses_mismatches_and_duplicates(tmp_path):
 
 async def test_episode_binding_reaches_a_baseline_inside_retry_and_cache_wrappers(tmp_path):
     from benchmarks.shoppingbench.schema import ShoppingTask, Target
+    from evaluators.harness.cache import CachedModel, ResponseCache
+    from evaluators.harness.retry import RetryingModel
     from evaluators.models import EpisodeContext, bind_episode, get_model
-    from evaluators.runs.cache import CachedModel, ResponseCache
-    from evaluators.runs.retry import RetryingModel
 
     wrapped = CachedModel(RetryingModel(get_model("oracle")), ResponseCache(tmp_path / "c.sqlite"))
     task = ShoppingTask(task_id="shop-0000", task_set="s", intent="shop", task_index=0, query="q",

@@ -9,9 +9,9 @@ import subprocess
 import sys
 import time
 
+from evaluators.harness.orchestrate import PARTIAL_DIR, episode_state
+from evaluators.harness.run import RunConfig, run_benchmark
 from evaluators.results.scoring import score_run
-from evaluators.runs.orchestrate import PARTIAL_DIR, episode_state
-from evaluators.runs.run import RunConfig, run_benchmark
 from mcp_server.http_launch import free_port, wait_until_listening
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 from tests._fake_llm import FakeLLMServer, shopping_policy

@@ -6,8 +6,8 @@ the harness). perf/report_world_difficulty.py prints the same figures per intent
 from __future__ import annotations
 
 from benchmarks.shoppingbench.worldgen.heuristic import records_in
+from evaluators.harness.run import RunConfig, run_benchmark
 from evaluators.results.scoring import score_run
-from evaluators.runs.run import RunConfig, run_benchmark
 from mcp_server.world import WorldTools
 
 PAGE_ONE_AT_MOST = 0.35

@@ -17,7 +17,7 @@ import pytest
 from mcp import Client
 from typer.testing import CliRunner
 
-from evaluators.runs.orchestrate import PARTIAL_DIR
+from evaluators.harness.orchestrate import PARTIAL_DIR
 from mcp_server.episode_client import EpisodeCallError, EpisodeClient
 from mcp_server.episodes import Episode
 from mcp_server.server import build_server

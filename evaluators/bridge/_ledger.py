@@ -14,7 +14,7 @@ from evaluators.models import TokenUsage
 
 
 class Prices(Protocol):
-    """What the bridge needs of a price table (`evaluators.runs.pricing.PriceTable` has it)."""
+    """What the bridge needs of a price table (`evaluators.players.pricing.PriceTable` has it)."""
 
     def cost(self, spec: str, model_name: str, usage: TokenUsage) -> float | None: ...
 

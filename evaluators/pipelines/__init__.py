@@ -4,7 +4,7 @@
 - `intentionqa`: IntentionQA items from co-buy assertions with sentence-embedding similarities.
 - `session_intent`: SessionIntentBench intention trees and the four tasks' instances sampled from them.
 
-Every pipeline caches model responses (evaluators.runs.cache), appends its outputs as JSONL keyed by input id so a
+Every pipeline caches model responses (evaluators.harness.cache), appends its outputs as JSONL keyed by input id so a
 killed run resumes (journal.Journal), and shows a rich progress bar.
 """
 

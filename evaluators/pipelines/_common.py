@@ -1,7 +1,7 @@
 """What every generator shares: a model made ready (retries, response cache), bounded concurrency, a progress bar.
 
 Any backend of evaluators.models works (get_model spec strings); responses go through the run cache
-(evaluators.runs.cache), so rerunning a pipeline, or resuming it after a kill, asks the model only what it has not
+(evaluators.harness.cache), so rerunning a pipeline, or resuming it after a kill, asks the model only what it has not
 answered yet. The agent baselines (random, oracle) play ShoppingBench episodes and write no text, so they are refused.
 """
 
@@ -16,8 +16,8 @@ from typing import Any, TypeVar
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from evaluators.harness.backend import PreparedModel, is_baseline, prepare_model
 from evaluators.models import ChatMessage, GenerateConfig, ModelOptions, ModelSpecError
-from evaluators.runs.backend import PreparedModel, is_baseline, prepare_model
 
 T = TypeVar("T")
 

@@ -37,9 +37,9 @@ from benchmarks.session_intent.trees import (
     sample_items,
     step_prompt,
 )
+from evaluators.harness.backend import PreparedModel
 from evaluators.pipelines._common import GenerationProgress, ModelSettings, bounded, complete, open_model
 from evaluators.pipelines.journal import Journal, write_jsonl_atomic
-from evaluators.runs.backend import PreparedModel
 
 TREES = "trees.jsonl"
 ITEMS = "items.jsonl"

@@ -14,7 +14,7 @@ same way:
   placeholder key that is removed again right after (no network is touched).
 
 Signals and crashes: the JVM runs with `-Xrs`, so it installs no SIGINT/SIGTERM/SIGHUP handlers of its own and
-Ctrl-C or SIGTERM reach Python's handlers (a run stops in order: evaluators.runs.run). Without it the JVM took SIGINT
+Ctrl-C or SIGTERM reach Python's handlers (a run stops in order: harness.signals). Without it the JVM took SIGINT
 and began its own shutdown, calling exit() while a llama.cpp thread was still computing: a SIGSEGV in ggml, reported
 as a JVM crash. A JVM fatal-error report, should one still happen, goes to $SHOPBENCH_HOME/logs/hs_err_pid<pid>.log
 (`-XX:ErrorFile`), never to the current folder.

@@ -56,10 +56,10 @@ def run_model_demo(runs_dir: Path, *, model: str = DEMO_MODEL, world: Path | Non
 
     from rich.console import Console
 
+    from evaluators.harness.progress import RichProgress
+    from evaluators.harness.run import RunConfig, run_benchmark
     from evaluators.results.scoring import ScoreOptions
     from evaluators.results.shoppingbench.scorer import ShoppingBenchScorer
-    from evaluators.runs.progress import RichProgress
-    from evaluators.runs.run import RunConfig, run_benchmark
     from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 
     console = Console()

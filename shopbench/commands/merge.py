@@ -17,8 +17,8 @@ def register(app: typer.Typer) -> None:
 
         Refuses runs whose model, parameters, prompts, task set or world differ, and any episode finished twice.
         """
-        from evaluators.runs.manifest import ManifestMismatch
-        from evaluators.runs.merge import MergeError, merge_runs
+        from evaluators.harness.manifest import ManifestMismatch
+        from evaluators.harness.merge import MergeError, merge_runs
 
         try:
             result = merge_runs(list(runs), out)

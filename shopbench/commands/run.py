@@ -1,7 +1,7 @@
 """`shopbench run BENCHMARK`: run a model or baseline on any registered benchmark into a run folder.
 
 One command and one option set for every benchmark (benchmarks.registry); an option that does not apply to the
-chosen benchmark is an error. The work is evaluators.runs.run.run_benchmark.
+chosen benchmark is an error. The work is evaluators.harness.run.run_benchmark.
 """
 
 from __future__ import annotations
@@ -109,11 +109,12 @@ def run(
 
     from benchmarks.jsonl import DataFileError
     from benchmarks.registry import UnknownBenchmarkError
+    from evaluators.harness.config import RunConfig, RunOptionError
+    from evaluators.harness.manifest import ManifestMismatch
+    from evaluators.harness.orchestrate import RunDirError, RunFolderUnwritable
+    from evaluators.harness.progress import RichProgress
+    from evaluators.harness.run import RunInterrupted, run_benchmark
     from evaluators.models.base import ModelSpecError
-    from evaluators.runs.manifest import ManifestMismatch
-    from evaluators.runs.orchestrate import RunDirError, RunFolderUnwritable
-    from evaluators.runs.progress import RichProgress
-    from evaluators.runs.run import RunConfig, RunInterrupted, RunOptionError, run_benchmark
     from mcp_server.suites import NotPlayable
 
     console = Console(stderr=True, soft_wrap=True)

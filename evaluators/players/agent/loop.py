@@ -43,13 +43,14 @@ async def run_episode(
     epoch: int,
     agent: AgentInfo,
     config: GenerateConfig,
-    max_steps: int,
+    max_steps: int | None = None,
     prices: PriceTable | None = None,
     listed_tools: list[Any] | None = None,
 ) -> EpisodeOutcome:
     """Play one task to its end. Model errors propagate (the caller decides about the unfinished episode).
     `episode_id` None lets the server name the episode (a remote server whose runs dir may hold older runs).
-    `listed_tools` (the server's tool list, fetched once per run) saves a list_tools round trip per episode."""
+    `listed_tools` (the server's tool list, fetched once per run) saves a list_tools round trip per episode.
+    `max_steps` None: the server's step limit for the episode."""
     listed = listed_tools if listed_tools is not None else (await session.list_tools()).tools
     client = EpisodeClient(session)
     info = await client.start(task_id, agent=agent, episode_id=episode_id, epoch=epoch)
@@ -59,7 +60,7 @@ async def run_episode(
         for t in listed
         if t.name in allowed
     ]
-    limit = min(max_steps, info.max_steps)
+    limit = info.max_steps if max_steps is None else min(max_steps, info.max_steps)
     messages = protocol.opening(info.instruction, tools)
     model_tools = protocol.model_tools(tools)
     outcome = EpisodeOutcome(episode_id=info.episode_id, status=None, steps=0)

@@ -14,6 +14,7 @@ from evaluators.players.baselines import agentic, questions
 from evaluators.players.baselines.registry import (
     Baseline,
     NoSuchBaseline,
+    Policy,
     baseline_names,
     find_baseline,
     policy,
@@ -39,5 +40,5 @@ def _as_model_spec(name: str) -> None:
 for _name in baseline_names(AGENTIC):
     _as_model_spec(_name)
 
-__all__ = ["Baseline", "NoSuchBaseline", "agentic", "baseline_names", "find_baseline", "policy", "questions",
+__all__ = ["Baseline", "NoSuchBaseline", "Policy", "agentic", "baseline_names", "find_baseline", "policy", "questions",
            "register_baseline"]

@@ -15,7 +15,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from evaluators.runs.orchestrate import WorkUnit
+from evaluators.harness.orchestrate import WorkUnit
 
 
 class RichProgress:

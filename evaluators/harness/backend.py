@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from evaluators.harness.cache import CachedModel, ResponseCache
+from evaluators.harness.retry import RetryingModel, RetryPolicy, RetryStats
 from evaluators.models import ModelOptions, get_model
 from evaluators.models.base import ModelAPI
-from evaluators.runs.cache import CachedModel, ResponseCache
-from evaluators.runs.retry import RetryingModel, RetryPolicy, RetryStats
 from mcp_server.trajectory import AgentInfo, AgentKind
 
 

@@ -1,4 +1,5 @@
-"""Run machinery shared by every benchmark's runner.
+"""The run harness: `shopbench run` for every benchmark (run.py), its options (config.py), its players (players.py),
+and the machinery they share.
 
 - `run_episodes(run_dir, units, episode_fn, concurrency=, resume=, progress=)` (orchestrate): plays WorkUnits with
   bounded concurrency; resume skips finished episodes and replays unfinished ones (partial files set aside).
@@ -6,8 +7,8 @@
   response cache; `PreparedModel.counters()` for the manifest.
 - `open_run` / `update_notes` / `package_versions` / `git_revision` / `prompt_hashes` (manifest): reproducibility
   info and the resume check; `merge_runs` (merge) joins shards chosen with `parse_shard` (shards).
-- `PriceTable` (pricing): USD per call from list prices or a price file; `RichProgress` (progress): the bar.
+- `RichProgress` (progress): the bar; signals and run_log: stopping in order, the run's log file.
 
-Submodules are imported on use (`from evaluators.runs.orchestrate import run_episodes`) so that importing one
+Submodules are imported on use (`from evaluators.harness.orchestrate import run_episodes`) so that importing one
 part does not pull in rich or sqlite.
 """

@@ -10,8 +10,8 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evaluators.runs.manifest import ManifestMismatch, decisive, differences, new_run_id
-from evaluators.runs.orchestrate import episode_state
+from evaluators.harness.manifest import ManifestMismatch, decisive, differences, new_run_id
+from evaluators.harness.orchestrate import episode_state
 from mcp_server.trajectory import EPISODES_DIR, iter_episode_files, read_manifest, write_manifest
 
 

@@ -21,7 +21,7 @@ events only (mcp_server.trajectory.TrajectoryWriter), and `--resume` plays the u
 
 With `session=`, each worker opens one session (e.g. an MCP client connection) and plays its episodes on it one
 after another; after a failure it closes that session (the server abandons the episode) and opens a fresh one.
-evaluators.runs.run uses it; there the server's Episode writes every trajectory.
+evaluators.harness.run uses it; there the server's Episode writes every trajectory.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ WRITE_CHECK_BYTES = 4096
 
 
 P = TypeVar("P")
-"""What a unit carries for its episode function (evaluators.runs.run: the task's TaskListing)."""
+"""What a unit carries for its episode function (evaluators.harness.run: the task's TaskListing)."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,138 @@
+"""What `shopbench run` takes, grouped by the part of the run that reads it, and the check that every option given
+applies to the chosen benchmark.
+
+`RunConfig(benchmark=..., model=..., limit=2, world=...)` takes the options by their flat names (the CLI's and the
+tests' way of writing them) and files each in its group: which tasks (`selection`), what the environment serves and
+the player is told (`options`: each applies to the benchmarks whose player takes it), decoding (`decoding`), the
+backend (`backend`) and where and how episodes are played (`execution`). The player part of a benchmark
+(evaluators.parts) says which of `options` it takes; `check_options` refuses the others in one line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from benchmarks.registry import BenchmarkSpec
+from evaluators.harness.orchestrate import RunDirError
+from evaluators.parts import parts_for
+from evaluators.players.question import Decoding
+from mcp_server.protocol import MAX_EPOCHS
+
+
+class RunOptionError(ValueError):
+    """An option that does not apply to the chosen benchmark, or a player it cannot have."""
+
+
+@dataclass
+class Selection:
+    """Which tasks are played, how often, and which share of them this process plays."""
+
+    limit: int | None = None
+    """At most N tasks per task group (ShoppingBench: per intent; question benchmarks: per task)."""
+    intents: tuple[str, ...] | None = None
+    """Only these task groups (ShoppingBench intents, or question task names)."""
+    task_ids: list[str] | None = None
+    epochs: int = 1
+    shard: str | None = None
+
+
+@dataclass
+class BenchmarkOptions:
+    """Options that apply to some benchmarks only (None: not given); the benchmark's player names those it takes."""
+
+    world: Path | None = None
+    task_set: str | None = None
+    protocol: str | None = None
+    """The agent's chat protocol (one of an agentic benchmark's promptings)."""
+    max_steps: int | None = None
+    """None: the environment's default step limit (mcp_server.protocol.DEFAULT_MAX_STEPS)."""
+    items: Path | None = None
+    prompting: str | None = None
+    shots: int | None = None
+
+
+OPTION_FLAGS = {"world": "--world", "task_set": "--tasks", "protocol": "--protocol", "max_steps": "--max-steps",
+                "items": "--items", "prompting": "--prompting", "shots": "--shots"}
+"""BenchmarkOptions field → the flag that sets it."""
+
+
+@dataclass
+class Backend:
+    """How the model backend is built and wrapped."""
+
+    n_gpu_layers: int = 0
+    n_ctx: int = 8192
+    timeout_s: float = 120.0
+    cache: bool = True
+    cache_path: Path | None = None
+    prices: Path | None = None
+
+
+@dataclass
+class Execution:
+    """Where episodes are played and recorded, and how many at once."""
+
+    concurrency: int = 1
+    out: Path | None = None
+    resume: bool = False
+    server_url: str | None = None
+    """A running `shopbench serve` to play against (None: a server in this process)."""
+    server_token: str | None = None
+    extra_notes: dict[str, Any] = field(default_factory=dict)
+
+
+GROUPS: dict[str, type] = {"selection": Selection, "options": BenchmarkOptions, "decoding": Decoding,
+                           "backend": Backend, "execution": Execution}
+
+
+@dataclass(init=False)
+class RunConfig:
+    """Everything `shopbench run` takes, by group. Decoding fields left None take the player's defaults (agentic:
+    temperature 0 and 1024 tokens; questions: the reference's)."""
+
+    benchmark: str
+    model: str
+    """The model spec or baseline name (evaluators.harness.players reads it)."""
+    selection: Selection
+    options: BenchmarkOptions
+    decoding: Decoding
+    backend: Backend
+    execution: Execution
+
+    def __init__(self, benchmark: str, model: str, **flat: Any) -> None:
+        """Each keyword goes to the group with a field of its name (`limit` → selection.limit); an unknown one is a
+        TypeError, as for any function."""
+        self.benchmark, self.model = benchmark, model
+        left = dict(flat)
+        for attribute, group in GROUPS.items():
+            names = {f.name for f in fields(group)}
+            setattr(self, attribute, group(**{name: left.pop(name) for name in list(left) if name in names}))
+        if left:
+            raise TypeError(f"RunConfig got unknown option(s): {', '.join(sorted(left))}")
+
+
+def check_options(spec: BenchmarkSpec, config: RunConfig) -> None:
+    """Refuse options that mean nothing for this benchmark (silently ignoring them would mislead): its player says
+    which it takes and which of them chooses among the benchmark's promptings."""
+    player = parts_for(spec).load("player")
+    takes: tuple[str, ...] = player.options
+    given = [flag for name, flag in OPTION_FLAGS.items()
+             if name not in takes and getattr(config.options, name) is not None]
+    if given:
+        accepted = ", ".join(OPTION_FLAGS[name] for name in takes) or "none of them"
+        raise RunOptionError(f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to {spec.name} "
+                             f"({player.plays}, which takes {accepted})")
+    chosen = getattr(config.options, player.prompting_option)
+    if chosen is not None and chosen not in spec.promptings:
+        raise RunOptionError(f"{spec.name} supports {OPTION_FLAGS[player.prompting_option]} "
+                             f"{', '.join(spec.promptings)}; not {chosen!r}")
+    epochs = config.selection.epochs
+    if not 1 <= epochs <= MAX_EPOCHS:
+        raise RunOptionError(f"--epochs must be 1 to {MAX_EPOCHS} (epochs are numbered 0..{MAX_EPOCHS - 1}); "
+                             f"got {epochs}")
+    out = config.execution.out
+    if config.execution.resume and (out is None or not Path(out).is_dir()):
+        where = "needs --out (the run folder to continue)" if out is None else f"{out} does not exist"
+        raise RunDirError(f"--resume {where}; start a new run without --resume")
