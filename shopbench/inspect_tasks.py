@@ -1,51 +1,63 @@
 """Inspect AI's entry point (pyproject `[project.entry-points.inspect_ai] shopbench = "shopbench.inspect_tasks"`):
-`inspect eval shopbench/shoppingbench ...` imports this module, whose `@task` functions register the four
-benchmarks. They live in the `shopbench` package because Inspect prefixes a task's name with the package that
-defines it, so they come out as `shopbench/<name>`; the Task builders are in `evaluators/integrations/inspect/tasks.py`.
+`inspect eval shopbench/shoppingbench ...` imports this module, which registers one Inspect task per registered
+benchmark, named `shopbench/<name>` (hyphens become underscores: `shopbench/shopping_mmlu`). Each task is its
+benchmark's `inspect_task` part (evaluators.parts; the builders are in `evaluators/integrations/inspect/tasks.py`),
+whose keyword parameters are the task's `-T` options. The tasks are registered here, in the `shopbench` package,
+because Inspect prefixes a task's name with the package that defines it.
 """
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
+from typing import Any
+
 from inspect_ai import Task, task
-from inspect_ai._util.package import get_installed_package_name
+from inspect_ai.util import registry_info
 
-from evaluators.integrations.inspect.tasks import question_task, shoppingbench_task
+from benchmarks.registry import BenchmarkSpec, benchmarks
+from evaluators.parts import parts_for
 
-
-def _name(short: str) -> str:
-    """Inspect adds the `shopbench/` prefix itself when it sees the package installed (site-packages or editable).
-    It does not when Python finds the sources before the install — run from a checkout, where setuptools' egg-info
-    next to them hides the editable install's metadata — so the prefix is written then."""
-    return short if get_installed_package_name(_name) == "shopbench" else f"shopbench/{short}"
+PACKAGE = "shopbench"
+_registered: set[str] = set()
 
 
-@task(name=_name("shoppingbench"))
-def shoppingbench(
-    world: str | None = None,
-    task_set: str | None = None,
-    intent: str | None = None,
-    max_steps: int | None = None,
-    runs: str | None = None,
-    embedder: str | None = None,
-) -> Task:
-    """ShoppingBench: one sample per task of the world's task set (default: the default world's generated set);
-    `intent` picks one intent or several (comma-separated)."""
-    return shoppingbench_task(world, task_set, intent, max_steps, runs, embedder)
+def task_name(spec: BenchmarkSpec) -> str:
+    """The benchmark's Inspect task name, without the package prefix."""
+    return spec.name.replace("-", "_")
 
 
-@task(name=_name("intentionqa"))
-def intentionqa(items: str | None = None, prompting: str | None = None, runs: str | None = None) -> Task:
-    """IntentionQA (bundled items, or an items file): accuracy per task, as shopbench scores it."""
-    return question_task("intentionqa", items, prompting, runs)
+def _task_function(spec: BenchmarkSpec) -> Callable[..., Task]:
+    """A function Inspect can register: the benchmark's Task builder with the spec bound, its signature the
+    builder's keyword parameters (Inspect reads a task's options from its signature)."""
+    build = parts_for(spec).load("inspect_task")
+    builder = inspect.signature(build)
+
+    def make(**parameters: Any) -> Task:
+        task_built: Task = build(spec, **parameters)
+        return task_built
+
+    make.__name__ = make.__qualname__ = task_name(spec)
+    make.__doc__ = build.__doc__
+    make.__signature__ = builder.replace(  # type: ignore[attr-defined]
+        parameters=list(builder.parameters.values())[1:], return_annotation=Task)
+    return make
 
 
-@task(name=_name("shopping_mmlu"))
-def shopping_mmlu(items: str | None = None, prompting: str | None = None, runs: str | None = None) -> Task:
-    """Shopping MMLU (bundled items, or an items file): each task type's reference metric."""
-    return question_task("shopping-mmlu", items, prompting, runs)
+def register_tasks() -> None:
+    """Register a task for every registered benchmark that has none yet (a benchmark registered after this module
+    was imported gets its task by calling this again).
+
+    Inspect adds the `shopbench/` prefix itself when it sees the package installed (site-packages or editable); run
+    from a checkout, where setuptools' egg-info next to the sources hides the editable install's metadata, it does
+    not, and the task is registered under the prefixed name as well."""
+    for spec in benchmarks():
+        if spec.name in _registered:
+            continue
+        short = task_name(spec)
+        if registry_info(task(name=short)(_task_function(spec))).name != f"{PACKAGE}/{short}":
+            task(name=f"{PACKAGE}/{short}")(_task_function(spec))
+        _registered.add(spec.name)
 
 
-@task(name=_name("session_intent"))
-def session_intent(items: str | None = None, prompting: str | None = None, runs: str | None = None) -> Task:
-    """SessionIntentBench (bundled items, or an items file): accuracy and macro-F1 per task."""
-    return question_task("session-intent", items, prompting, runs)
+register_tasks()

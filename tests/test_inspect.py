@@ -158,3 +158,45 @@ def test_other_question_benchmarks_score_in_inspect_as_in_shopbench(tmp_path, ta
     values = {str(sample.id): sample.scores[f"{benchmark}_score"].value for sample in log.samples}
     assert values == {item: float(score.score or 0.0) for item, score in shop.scores.items()}
     assert log.results.scores[0].metrics["overall"].value == pytest.approx(shop.summary["overall"])
+
+
+def test_every_registered_benchmark_is_an_inspect_task_with_its_builder_s_options(tmp_path):
+    """Tasks come from the registry: a benchmark registered in the test folder is an Inspect task too, scored as
+    `shopbench score` scores it, and no task is written out by hand."""
+    from inspect_ai.util import registry_create
+
+    import tests.tiny_bench  # noqa: F401 - registers "tiny-bench"
+    from shopbench.inspect_tasks import register_tasks
+
+    register_tasks()
+    tiny = registry_create("task", "shopbench/tiny_bench", runs=str(tmp_path / "unused"))
+    assert tiny.metadata["benchmark"] == "tiny-bench" and len(tiny.dataset) == 4
+    run = tmp_path / "run"
+    answers = {"What colour is a ripe banana?": "yellow", "What colour is fresh grass?": "blue",
+               "What colour is a lemon?": "Yellow", "How many wheels has a bicycle?": "2"}
+
+    def answer(messages: list[Any], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
+        return _text(answers[messages[-1].text.removesuffix("\nAnswer:")])
+
+    [log] = inspect_eval("shopbench/tiny_bench", model=get_model("mockllm/model", custom_outputs=answer),
+                         task_args={"runs": str(run)}, log_dir=str(tmp_path / "logs"), display="none")
+    assert log.status == "success", log.error
+    shop = score_run(run)
+    assert shop.benchmark == "tiny-bench" and shop.summary["overall"] == 0.75
+    assert log.results.scores[0].metrics["overall"].value == pytest.approx(0.75)
+
+
+def test_no_module_imports_inspect_s_private_modules():
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    private = []
+    for part in ("benchmarks", "mcp_server", "evaluators", "shopbench_tui", "shopbench"):
+        for path in sorted((root / part).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                         else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+                private += [f"{path.relative_to(root)}:{node.lineno}" for name in names
+                            if name.startswith("inspect_ai.") and any(p.startswith("_") for p in name.split("."))]
+    assert not private, private

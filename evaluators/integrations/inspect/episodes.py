@@ -1,5 +1,5 @@
-"""Inspect samples played through shopbench's MCP server: one server per eval (in process), one MCP connection per
-sample, every episode recorded by the server's Episode into a shopbench run folder.
+"""Inspect samples played through shopbench's MCP server: one environment per eval (`open_environment`, in process),
+one MCP connection per sample, every episode recorded by the server's Episode into a shopbench run folder.
 
 The connection is the official MCP client over an in-memory transport (`Client(server, mode="legacy")`), read
 through `mcp_server.episode_client.EpisodeClient`, the one client-side reader of tool results — so the end of an
@@ -16,13 +16,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from mcp_server.environment import Environment, open_environment
 from mcp_server.episode_client import EpisodeClient
-from mcp_server.episodes import DEFAULT_MAX_STEPS
-from mcp_server.server import ShopbenchServer, build_server
-from mcp_server.suites import TaskSuite, build_suites
+from mcp_server.server import ShopbenchServer
 from mcp_server.trajectory import AgentInfo, AgentKind
 
-_SERVERS: dict[tuple[Any, ...], tuple[ShopbenchServer, list[TaskSuite]]] = {}
+_ENVIRONMENTS: dict[tuple[Any, ...], Environment] = {}
 _LOCK = threading.Lock()
 HARNESS = "inspect_ai"
 
@@ -31,7 +30,7 @@ def default_runs_dir(benchmark: str) -> Path:
     return Path("runs") / f"inspect-{benchmark}-{datetime.now():%Y%m%d-%H%M%S-%f}"
 
 
-def shared_server(
+def shared_environment(
     benchmark: str,
     runs_dir: Path,
     *,
@@ -40,17 +39,17 @@ def shared_server(
     items: str | Path | None = None,
     prompting: str | None = None,
     max_steps: int | None = None,
-) -> tuple[ShopbenchServer, list[TaskSuite]]:
-    """The eval's server (built once per benchmark, world, task set and run folder in this process)."""
+) -> Environment:
+    """The eval's environment (opened once per benchmark, world, task set, items, prompting, step limit and run
+    folder in this process); `max_steps` None is the opener's default step limit."""
     key = (benchmark, str(Path(runs_dir).resolve()), str(world), task_set, str(items), prompting, max_steps)
     with _LOCK:
-        if key not in _SERVERS:
-            opened, suites = build_suites([benchmark], world=None if world is None else Path(world),
-                                          task_set=task_set, items=items, prompting=prompting)
-            server = build_server(opened, suites, Path(runs_dir), agent_defaults={"kind": "model"},
-                                  max_steps=max_steps if max_steps is not None else DEFAULT_MAX_STEPS)
-            _SERVERS[key] = (server, suites)
-        return _SERVERS[key]
+        if key not in _ENVIRONMENTS:
+            _ENVIRONMENTS[key] = open_environment(
+                [benchmark], runs_dir=Path(runs_dir), world=None if world is None else Path(world), task_set=task_set,
+                items=items, prompting=prompting, max_steps=max_steps, agent_defaults={"kind": AgentKind.model},
+            )
+        return _ENVIRONMENTS[key]
 
 
 def inspect_agent(model: str, *, sample_id: Any, epoch: int, eval_id: str | None = None) -> AgentInfo:

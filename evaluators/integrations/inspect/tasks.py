@@ -1,6 +1,8 @@
-"""shopbench's benchmarks as Inspect AI tasks: the Task builders. Inspect finds them as `shopbench/<name>` through
-`shopbench/inspect_tasks.py` (pyproject entry point `inspect_ai: shopbench = "shopbench.inspect_tasks"`), whose `@task`
-functions call these: `inspect eval shopbench/shoppingbench --model openai/gpt-4.1 -T task_set=generated -T
+"""shopbench's benchmarks as Inspect AI tasks: the Task builders, each a benchmark's `inspect_task` part
+(evaluators.parts: ShoppingBench's for agentic benchmarks, `question_task` for question benchmarks). Inspect finds
+them as `shopbench/<name>` through `shopbench/inspect_tasks.py` (pyproject entry point `inspect_ai: shopbench =
+"shopbench.inspect_tasks"`), which makes one task per registered benchmark from these, its `-T` options the builder's
+keyword parameters: `inspect eval shopbench/shoppingbench --model openai/gpt-4.1 -T task_set=generated -T
 intent=voucher --limit 20`.
 
 Every task plays its samples through one in-process shopbench MCP server and records every episode in a shopbench run
@@ -17,19 +19,21 @@ from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
-from evaluators.integrations.inspect.episodes import default_runs_dir, shared_server
+from benchmarks.registry import BenchmarkSpec
+from evaluators.integrations.inspect.episodes import default_runs_dir, shared_environment
 from evaluators.integrations.inspect.scorers import qa_score, shoppingbench_score
 from evaluators.integrations.inspect.solvers import answer_question, shopping_agent
 
 
-def question_task(benchmark: str, items: str | None = None, prompting: str | None = None,
+def question_task(spec: BenchmarkSpec, items: str | None = None, prompting: str | None = None,
                   runs: str | None = None) -> Task:
     """A question benchmark (its bundled items, or an items file): one sample per item, scored as shopbench scores
     it."""
+    benchmark = spec.name
     runs_dir = (Path(runs) if runs else default_runs_dir(benchmark)).resolve()
     items_path = None if items is None else str(Path(items).expanduser().resolve())
-    server, suites = shared_server(benchmark, runs_dir, items=items_path, prompting=prompting)
-    [suite] = suites
+    environment = shared_environment(benchmark, runs_dir, items=items_path, prompting=prompting)
+    server, [suite] = environment.server, environment.suites
     samples = []
     for listing in suite.listings():
         question: dict[str, Any] = suite.start_details(listing.task_id)["question"]
@@ -47,6 +51,7 @@ def question_task(benchmark: str, items: str | None = None, prompting: str | Non
 
 
 def shoppingbench_task(
+    spec: BenchmarkSpec,
     world: str | None = None,
     task_set: str | None = None,
     intent: str | None = None,
@@ -56,10 +61,10 @@ def shoppingbench_task(
 ) -> Task:
     """ShoppingBench: one sample per task of the world's task set (default: the default world's generated set);
     `intent` picks one intent or several (comma-separated). Paths are made absolute first: Inspect may chdir."""
-    runs_dir = (Path(runs) if runs else default_runs_dir("shoppingbench")).resolve()  # Inspect may chdir
+    runs_dir = (Path(runs) if runs else default_runs_dir(spec.name)).resolve()  # Inspect may chdir
     world_dir = None if world is None else Path(world).expanduser().resolve()
-    server, suites = shared_server("shoppingbench", runs_dir, world=world_dir, task_set=task_set, max_steps=max_steps)
-    [suite] = suites
+    environment = shared_environment(spec.name, runs_dir, world=world_dir, task_set=task_set, max_steps=max_steps)
+    server, [suite] = environment.server, environment.suites
     reason = suite.unavailable_reason()
     if reason:
         raise ValueError(reason)
@@ -73,10 +78,9 @@ def shoppingbench_task(
                metadata={"intent": listing.intent, "task_set": listing.task_set})
         for listing in listings
     ]
-    world_obj = server.state.world
     return Task(
-        dataset=MemoryDataset(samples, name=f"shoppingbench-{suite.task_set}"),
+        dataset=MemoryDataset(samples, name=f"{spec.name}-{suite.task_set}"),
         solver=shopping_agent(server, suite),
-        scorer=shoppingbench_score(world_obj, embedder),
-        metadata={"shopbench_run_dir": str(runs_dir), "benchmark": "shoppingbench", "task_set": suite.task_set},
+        scorer=shoppingbench_score(environment.world, embedder),
+        metadata={"shopbench_run_dir": str(runs_dir), "benchmark": spec.name, "task_set": suite.task_set},
     )
