@@ -34,23 +34,25 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from benchmarks.shoppingbench.adapter import SHOPPINGBENCH
 from benchmarks.shoppingbench.agent_prompts import MALFORMED_NATIVE, MALFORMED_PAPER
 from benchmarks.shoppingbench.schema import INTENTS, ShoppingTask
 from evaluators.integrations.export_sft import tool_schemas
 from evaluators.integrations.gym.rewards import Call, oracle_reference, step_reward
 from evaluators.players.agent.paper_format import parse_paper_turn
-from mcp_server.episodes import DEFAULT_MAX_STEPS, Episode, StepResult
+from mcp_server.environment import open_environment
+from mcp_server.episodes import Episode, StepResult
 from mcp_server.shopping_suite import ShoppingSuite
 from mcp_server.tools import Sandbox
 from mcp_server.trajectory import AgentInfo, read_trajectory
-from mcp_server.world import GENERATED_SET, World
+from mcp_server.world import World
 
 MAX_TEXT = 1_000_000
 """Longest text an observation or action may hold (the spaces' bound)."""
 SCORE_FIELDS = ("rule", "exact_id", "title", "price", "service", "sku_attrs", "shop", "budget", "kw")
 
-_WORLDS: dict[str, tuple[World, Sandbox]] = {}
-_WORLDS_LOCK = threading.Lock()
+_SANDBOXES: dict[str, Sandbox] = {}
+_SANDBOXES_LOCK = threading.Lock()
 
 
 class AnyText(spaces.Text):
@@ -83,19 +85,13 @@ def tool_list() -> list[dict[str, Any]]:
     return json.loads(_tools_json())
 
 
-def open_world(world: str | Path | World | None) -> tuple[World, Sandbox]:
-    """One World and Sandbox per folder and process (envs of a vector env share the Lucene index)."""
-    from mcp_server.world import default_world
-
-    if isinstance(world, World):
-        key = str(world.root.resolve())
-    else:
-        key = "<default>" if world is None else str(Path(world).expanduser().resolve())
-    with _WORLDS_LOCK:
-        if key not in _WORLDS:
-            opened = world if isinstance(world, World) else default_world() if world is None else World.open(Path(key))
-            _WORLDS[key] = (opened, Sandbox.for_world(opened))
-        return _WORLDS[key]
+def shared_sandbox(world: World) -> Sandbox:
+    """One Sandbox per world and process (envs of a vector env share the Lucene index)."""
+    key = str(world.root.resolve())
+    with _SANDBOXES_LOCK:
+        if key not in _SANDBOXES:
+            _SANDBOXES[key] = Sandbox.for_world(world)
+        return _SANDBOXES[key]
 
 
 class ShoppingBenchEnv(gym.Env[dict[str, str], Any]):
@@ -112,7 +108,7 @@ class ShoppingBenchEnv(gym.Env[dict[str, str], Any]):
         *,
         task_ids: list[str] | None = None,
         runs_dir: str | Path | None = None,
-        max_steps: int = DEFAULT_MAX_STEPS,
+        max_steps: int | None = None,
         outcome: str = "success",
         tool_reward: bool = False,
         agent_name: str = "gymnasium",
@@ -124,8 +120,14 @@ class ShoppingBenchEnv(gym.Env[dict[str, str], Any]):
             raise ValueError(f"outcome must be 'success' or 'rule', not {outcome!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r} is not supported; use 'ansi' or None")
-        self.world, self.sandbox = open_world(world)
-        self.suite = ShoppingSuite(self.world, task_set or GENERATED_SET)
+        self.runs_dir = Path(runs_dir) if runs_dir is not None else _default_runs_dir()
+        environment = open_environment(
+            [SHOPPINGBENCH.name], runs_dir=self.runs_dir, task_set=task_set, max_steps=max_steps,
+            world=world if world is None or isinstance(world, World) else Path(world).expanduser(),
+        )
+        assert environment.world is not None  # an agentic benchmark's environment holds its world
+        self.world, self.sandbox = environment.world, shared_sandbox(environment.world)
+        self.suite = cast(ShoppingSuite, environment.suites[0])
         reason = self.suite.unavailable_reason()
         if reason:
             raise ValueError(reason)
@@ -141,7 +143,6 @@ class ShoppingBenchEnv(gym.Env[dict[str, str], Any]):
             raise ValueError(f"no task in {self.suite.task_set} matches intent={intent!r} task_ids={task_ids!r}")
         self.task_ids = [listing.task_id for listing in listings]
         self._all_ids = {listing.task_id for listing in self.suite.listings()}
-        self.runs_dir = Path(runs_dir) if runs_dir is not None else _default_runs_dir()
         self.max_steps, self.outcome, self.use_tool_reward = max_steps, outcome, tool_reward
         self.agent = AgentInfo.model_validate({"kind": agent_kind, "name": agent_name,
                                                "details": {"harness": "gymnasium"}})
