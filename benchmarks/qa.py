@@ -181,14 +181,6 @@ class QuestionBenchmark(Protocol[ItemT]):
         ...
 
 
-def question_benchmark(name: str) -> QuestionBenchmark[Any]:
-    """The question benchmark registered as `name` (benchmarks.registry); an unknown name gets a "did you mean"
-    error, an agentic one says so."""
-    from benchmarks.registry import get_benchmark
-
-    return get_benchmark(name).questions()
-
-
 def task_set_label(benchmark: QuestionBenchmark[Any], path: Path | str | None) -> str:
     """How a run names its items: the bundled label, or the absolute path of the items file or folder."""
     return benchmark.default_task_set if path is None else str(Path(path).expanduser().resolve())

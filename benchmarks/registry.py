@@ -2,8 +2,9 @@
 
 A registration (`BenchmarkSpec`) says what the rest of shopbench needs to know about a benchmark — its loader, item
 schema, suite kind (agentic: the sandbox tools; qa: one question, one `submit_answer`), prompting modes, primary
-metric and help text — so no command names a benchmark. Code in other layers is named by "module:attr"
-strings and imported only when used (this layer may not import the server or the evaluators).
+metric and help text — so no command names a benchmark. The layers above register their own parts of a benchmark
+keyed by its name or kind (the server's suite: mcp_server.suite_registry; players, scorers, report readers, Inspect
+tasks: evaluators.parts); this layer names nothing above it.
 
 Question benchmarks register their `QuestionBenchmark` class with a decorator, in the style of Inspect's `@task`::
 
@@ -67,8 +68,6 @@ class BenchmarkSpec:
     promptings: tuple[str, ...]
     """qa: the prompting modes (`--prompting`; the first is the default); agentic: the agent protocols
     (`--protocol`)."""
-    suite: str | None = None
-    """agentic: "module:attr" of the server suite factory (world, task_set) -> TaskSuite (mcp_server)."""
     default_items: str = "the bundled items"
     """What runs when no --items/--tasks is given, for help texts."""
     group: str = "task"
@@ -189,6 +188,12 @@ def get_benchmark(name: str) -> BenchmarkSpec:
         hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
         raise UnknownBenchmarkError(f"no benchmark {name!r}.{hint} Known: {', '.join(_REGISTRY)}.")
     return spec
+
+
+def question_benchmark(name: str) -> QuestionBenchmark[Any]:
+    """The question benchmark registered as `name`; an unknown name gets a "did you mean" error, an agentic one says
+    so."""
+    return get_benchmark(name).questions()
 
 
 def benchmarks(kind: SuiteKind | None = None) -> list[BenchmarkSpec]:

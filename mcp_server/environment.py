@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mcp_server.suites import TaskListing, TaskSuite, build_suites, check_playable
+from mcp_server.protocol import TaskListing
+from mcp_server.suite_registry import build_suites
+from mcp_server.suites import TaskSuite, check_playable
 
 if TYPE_CHECKING:
     from mcp_server.server import ShopbenchServer

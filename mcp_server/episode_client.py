@@ -16,14 +16,13 @@ import json
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pydantic import BaseModel, Field
-
-from mcp_server.episodes import EpisodeStatus
 from mcp_server.protocol import (
     META_AGENT,
     META_THOUGHT,
     META_USAGE,
     RECORD_MALFORMED_TOOL,
+    EpisodeStatus,
+    StartedEpisode,
 )
 from mcp_server.trajectory import AgentInfo, Usage
 
@@ -55,23 +54,6 @@ class ToolReply:
     @property
     def ended(self) -> bool:
         return self.status is not None and self.status.state == "ended"
-
-
-class StartedEpisode(BaseModel):
-    """What start_task returned (structured content)."""
-
-    episode_id: str
-    task_id: str
-    benchmark: str
-    task_set: str
-    intent: str | None = None
-    kind: str
-    instruction: str
-    max_steps: int
-    tools: list[str] = Field(default_factory=list)
-    question: dict[str, Any] | None = None
-    """Question benchmarks: {system, user, max_tokens, temperature, samples} as the reference sent the question."""
-    episode: EpisodeStatus
 
 
 def read_reply(result: Any) -> ToolReply:

@@ -21,14 +21,13 @@ import uuid
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import BaseModel, Field
+from typing import Any
 
 from benchmarks.shoppingbench.prompts import MCP_AGENT_INSTRUCTIONS, REFERENCE_SYSTEM_PROMPT, prompt_hash
-from mcp_server.protocol import DEFAULT_MAX_STEPS
-from mcp_server.suites import TaskListing, TaskSuite
-from mcp_server.tools import SHOPPING_TOOLS, Arguments, Sandbox, ToolCallError, validate_arguments
+from mcp_server.protocol import DEFAULT_MAX_STEPS, EpisodeStatus, TaskListing
+from mcp_server.suite_registry import known_tool
+from mcp_server.suites import TaskSuite
+from mcp_server.toolbox import EpisodeTool, ToolCallError, ToolRunner
 from mcp_server.trajectory import (
     MANIFEST_FILE,
     AgentInfo,
@@ -48,35 +47,14 @@ from mcp_server.trajectory import (
 
 logger = logging.getLogger(__name__)
 
-QA_TOOLS = ("submit_answer",)
 EPISODE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 RECORDED_PACKAGES = ("shopbench", "mcp", "pyserini", "pydantic", "httpx")
 RAW_TURN_LIMIT = 4000
 """Characters of a malformed model turn kept in its step (enough to see what went wrong)."""
 
 
-class SubmitAnswerArgs(Arguments):
-    answer: str = Field(description="Your final answer, exactly as it should be scored (e.g. the option letter).")
-
-
-SUBMIT_ANSWER_DESCRIPTION = "Question benchmarks: submit your answer; it is recorded as given and ends the episode."
-
-
 class EpisodeError(ValueError):
     """An episode cannot start or go on; the message is meant for the agent and never names an answer."""
-
-
-class EpisodeStatus(BaseModel):
-    """Where an episode stands. Every episode tool's result carries it (structured content key "episode"), so
-    clients — the agent loop, the TUI, the demo, outside agents — read the end from here, never from text."""
-
-    episode_id: str
-    state: Literal["running", "ended"]
-    end_reason: EndStatus | None = None
-    """Why it ended: terminated, submitted, step_limit, abandoned or error; None while running."""
-    steps_used: int
-    steps_left: int
-    max_steps: int
 
 
 @dataclass(frozen=True)
@@ -93,11 +71,6 @@ class StepResult:
         return self.status.state == "ended"
 
 
-def tools_for(kind: str) -> tuple[str, ...]:
-    """The tools an episode of this suite kind accepts."""
-    return tuple(SHOPPING_TOOLS) if kind == "agentic" else QA_TOOLS
-
-
 class Episode:
     """A running episode. Writing the start event happens in the constructor, so a created episode is on disk."""
 
@@ -108,7 +81,7 @@ class Episode:
         task_id: str,
         *,
         agent: AgentInfo,
-        sandbox: Sandbox | None = None,
+        sandbox: ToolRunner | None = None,
         episode_id: str | None = None,
         epoch: int = 0,
         max_steps: int | None = None,
@@ -119,18 +92,21 @@ class Episode:
         if reason:
             raise EpisodeError(reason)
         listing = _listing(suite, task_id)
-        if suite.kind == "agentic" and sandbox is None:
-            raise ValueError("an agentic episode needs a sandbox")
         max_steps = DEFAULT_MAX_STEPS if max_steps is None else max_steps
         if max_steps < 1:
             raise EpisodeError("max_steps must be at least 1")
         max_steps = min(max_steps, suite.max_steps) if suite.max_steps else max_steps
-        self.suite, self.sandbox, self.listing, self.max_steps = suite, sandbox, listing, max_steps
+        self.suite, self.listing, self.max_steps = suite, listing, max_steps
+        self.sandbox = sandbox if sandbox is not None else suite.open_sandbox()
+        """Where the tool calls run: the one given (a server shares one between the episodes of a suite), else a new
+        one of the suite's."""
+        self._tools: dict[str, EpisodeTool] = dict(suite.tools)
         self.episode_id = _checked_episode_id(episode_id) if episode_id else new_episode_id(task_id, epoch)
         self.runs_dir = Path(runs_dir)
         self.path = episode_path(self.runs_dir, self.episode_id)
         self.instruction = suite.instruction(task_id)
-        self.recommended: str | None = None
+        self.recorded: dict[str, Any] = {}
+        """End-event fields decided by calls so far (the last recommendation), written with whatever end comes."""
         self.steps = 0
         self.end: EndEvent | None = None
         self._lock = threading.Lock()
@@ -164,7 +140,8 @@ class Episode:
 
     @property
     def tools(self) -> tuple[str, ...]:
-        return tools_for(self.suite.kind)
+        """The names of the tools this episode accepts (its suite's)."""
+        return tuple(self._tools)
 
     @property
     def status(self) -> EpisodeStatus:
@@ -262,28 +239,26 @@ class Episode:
             self._finish("step_limit", message=f"the step limit of {self.max_steps} was reached")
 
     def _run(self, tool: str, arguments: Any) -> Any:
-        if tool not in self.tools:
-            known = tool in SHOPPING_TOOLS or tool in QA_TOOLS
-            what = f"{tool!r} is not available in this episode" if known else f"unknown tool {tool!r}"
+        if tool not in self._tools:
+            what = f"{tool!r} is not available in this episode" if known_tool(tool) else f"unknown tool {tool!r}"
             raise ToolCallError(f"{what}; this episode's tools are: {', '.join(self.tools)}")
-        if tool == "submit_answer":
-            validate_arguments(tool, SubmitAnswerArgs, arguments)
-            return "Your answer has been recorded. The episode is over."
-        assert self.sandbox is not None
         return self.sandbox.call(tool, arguments)
 
     def _apply(self, tool: str, arguments: dict[str, Any]) -> None:
-        """The effects of a successful call on the episode: the last recommendation, the end."""
-        if tool == "recommend_product":
-            self.recommended = arguments["product_ids"]
-        elif tool == "terminate":
-            self._finish("terminated", terminate_status=arguments["status"])
-        elif tool == "submit_answer":
-            self._finish("submitted", answer=arguments["answer"])
+        """The effect of a successful call on the episode (mcp_server.toolbox.Effect): what it records for the end
+        event (e.g. the last recommendation), and the end itself."""
+        effect = self._tools[tool].effect
+        if effect is None:
+            return
+        outcome = effect(arguments)
+        if outcome.ends is not None:
+            self._finish(outcome.ends, **outcome.recorded)
+        else:
+            self.recorded |= outcome.recorded
 
     def _finish(self, status: EndStatus, **fields: Any) -> None:
         """Write the end event and close the file; when the write fails (OSError) the episode is not ended here."""
-        end = EndEvent(status=status, recommended=self.recommended, steps=self.steps, **fields)
+        end = EndEvent(status=status, steps=self.steps, **(self.recorded | fields))
         self._writer.write(end)
         self.end = end
         _close_quietly(self._writer)
@@ -295,7 +270,7 @@ class Episode:
         the episode again."""
         message = f"its trajectory could not be written: {_os_reason(error)}"
         logger.warning("episode %s is over: %s", self.episode_id, message)
-        self.end = EndEvent(status="error", recommended=self.recommended, steps=self.steps, message=message)
+        self.end = EndEvent(status="error", steps=self.steps, message=message, **self.recorded)
         try:
             self._writer.write(self.end)
         except OSError:
@@ -357,7 +332,7 @@ def _close_quietly(writer: TrajectoryWriter) -> None:
 def _claim(path: Path) -> TrajectoryWriter:
     """Create the episode's file and its writer, or refuse: an episode id names exactly one episode. The exclusive
     create holds across threads and processes sharing a run folder, so no episode can be taken over or overwritten.
-    (A run that resumes moves its unfinished files aside before it plays them again: evaluators.runs.orchestrate.)"""
+    (A run that resumes moves its unfinished files aside before it plays them again: evaluators.harness.orchestrate.)"""
     try:
         return TrajectoryWriter(path, exclusive=True)
     except FileExistsError:

@@ -1,6 +1,7 @@
 """The question benchmarks as server suites (kind "qa"): a player — `shopbench run`, an MCP client, a person in
 the TUI — gets the question and answers it with `submit_answer`, which ends the episode. Any registered question
-benchmark (benchmarks.registry) is served by this one class; `mcp_server.suites.build_suites` makes them.
+benchmark (benchmarks.registry) is served by this one class, registered in mcp_server.suite_registry as the suite of
+every benchmark of kind "qa".
 
 Listings hold ids, benchmark and task name; instructions hold the question prompt (for Shopping MMLU with its system
 prompt in front, as the reference sent it). Gold answers stay in the item objects and never leave this module, but
@@ -11,20 +12,57 @@ for the demonstrations of a few-shot prompt: those come only from the items the 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from benchmarks.qa import Demonstrations, QuestionBenchmark, question_benchmark, task_set_label
-from mcp_server.suites import TaskListing
+from benchmarks.qa import Demonstrations, QuestionBenchmark, task_set_label
+from benchmarks.registry import question_benchmark
+from mcp_server.protocol import TaskListing
+from mcp_server.suite_registry import register_suite
+from mcp_server.suites import SuiteOptions
+from mcp_server.toolbox import Arguments, Effect, EpisodeTool, tool_table, validate_arguments
+
+if TYPE_CHECKING:
+    from benchmarks.registry import BenchmarkSpec
+    from mcp_server.world import World
 
 
+class SubmitAnswerArgs(Arguments):
+    answer: str = Field(description="Your final answer, exactly as it should be scored (e.g. the option letter).")
+
+
+QUESTION_TOOLS: dict[str, EpisodeTool] = tool_table(
+    EpisodeTool(
+        "submit_answer",
+        "Question benchmarks: submit your answer; it is recorded as given and ends the episode.",
+        SubmitAnswerArgs,
+        read_only=False,
+        effect=lambda arguments: Effect(ends="submitted", recorded={"answer": arguments["answer"]}),
+    ),
+)
+"""The one tool of a question episode: the answer, recorded raw for the benchmark's scorer."""
+
+
+class AnswerSheet:
+    """Where a question episode's calls run: it checks the answer's form and acknowledges it (the episode records
+    it and ends)."""
+
+    def call(self, tool: str, arguments: Any) -> str:
+        validate_arguments(tool, QUESTION_TOOLS[tool].arguments, arguments)
+        return "Your answer has been recorded. The episode is over."
+
+
+@register_suite(kind="qa")
 class QASuite:
     """One question benchmark's items (bundled or from a file) served with one prompting protocol."""
 
     kind: Literal["agentic", "qa"] = "qa"
     max_steps: int | None = 1
     """One step: the submit_answer call (a wrong call ends the episode too, as for a model run)."""
+    tools = QUESTION_TOOLS
+    takes_items = True
+    world: World | None = None
 
     def __init__(self, benchmark: str, items: Path | str | None = None, prompting: str | None = None,
                  shots: int = 0, seed: int = 0) -> None:
@@ -49,6 +87,13 @@ class QASuite:
             for item_id, item in self._items.items()
         ]
 
+    @classmethod
+    def open(cls, spec: BenchmarkSpec, options: SuiteOptions) -> QASuite:
+        """The benchmark's items (its bundled ones, or the --items file) with the chosen prompting (default: its
+        first) and few-shot draws."""
+        return cls(spec.name, options.items, options.prompting or spec.promptings[0], shots=options.shots,
+                   seed=options.seed)
+
     def listings(self) -> list[TaskListing]:
         return list(self._listings)
 
@@ -59,6 +104,9 @@ class QASuite:
         """The question as the reference sent it: system and user turns, and its decoding (no answer)."""
         return {"question": self._prompt(self._items[task_id]).model_dump()}
 
+    def open_sandbox(self) -> AnswerSheet:
+        return AnswerSheet()
+
     def unavailable_reason(self) -> str | None:
         return None
 
@@ -68,4 +116,3 @@ class QASuite:
         shown = {} if held_out is None else {
             "demonstrations": {"rule": held_out.rule, "count": len(held_out.ids), "ids": held_out.ids}}
         return {"prompting": self.prompting, "shots": self.shots, "seed": self.seed, **shown}
-

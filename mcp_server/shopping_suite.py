@@ -1,4 +1,4 @@
-"""ShoppingBench task sets as server suites: listings and instructions, never targets."""
+"""ShoppingBench task sets as server suites: listings and instructions, never targets; the six sandbox tools."""
 
 from __future__ import annotations
 
@@ -6,14 +6,21 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from benchmarks.shoppingbench.schema import ShoppingTask
 from benchmarks.shoppingbench.tasks import OFFICIAL_SET
-from mcp_server.suites import TaskListing
+from mcp_server.protocol import TaskListing
+from mcp_server.suite_registry import register_suite
+from mcp_server.suites import SuiteOptions
+from mcp_server.tools import SHOPPING_TOOLS, Sandbox
+from mcp_server.world import GENERATED_SET
 
 if TYPE_CHECKING:
+    from benchmarks.qa import Demonstrations
+    from benchmarks.registry import BenchmarkSpec
     from mcp_server.world import World
 
 BENCHMARK = "shoppingbench"
 
 
+@register_suite(name=BENCHMARK)
 class ShoppingSuite:
     """One task set of a world. The official set lists everywhere but starts only in a world imported from the
     official corpus, because its targets are products of that corpus."""
@@ -21,6 +28,9 @@ class ShoppingSuite:
     benchmark = BENCHMARK
     kind: Literal["agentic", "qa"] = "agentic"
     max_steps: int | None = None
+    tools = SHOPPING_TOOLS
+    takes_items = False
+    demonstrations: Demonstrations | None = None
 
     def __init__(self, world: World, task_set: str) -> None:
         self.world, self.task_set = world, task_set
@@ -30,6 +40,11 @@ class ShoppingSuite:
             for task in self._tasks.values()
         ]
 
+    @classmethod
+    def open(cls, spec: BenchmarkSpec, options: SuiteOptions) -> ShoppingSuite:
+        """The suite of the chosen task set (default: the world's generated set) in the chosen world."""
+        return cls(options.open_world(), options.task_set or GENERATED_SET)
+
     def listings(self) -> list[TaskListing]:
         return list(self._listings)
 
@@ -38,6 +53,10 @@ class ShoppingSuite:
 
     def start_details(self, task_id: str) -> dict[str, Any]:
         return {}
+
+    def open_sandbox(self) -> Sandbox:
+        """The sandbox tools over the world (opening its indexes on first use in the process)."""
+        return Sandbox.for_world(self.world)
 
     def manifest_parameters(self) -> dict[str, Any]:
         return {}

@@ -1,31 +1,25 @@
 """Task suites: what the server can start an episode on.
 
-A suite is one benchmark's task set as the server sees it: a listing (ids, benchmark, intent — never answers) and
-the instruction for each task. ShoppingBench suites are `agentic` (the six sandbox tools); the question benchmarks
-are `qa` (one `submit_answer` call ends the episode). Which suites exist follows from the benchmark registry
-(benchmarks.registry): `build_suites` makes them for `serve`, `play` and `run`, and `check_playable` checks, before
+A suite is one benchmark's task set as the server sees it: a listing (ids, benchmark, intent — never answers), the
+instruction for each task, and the tools its episodes accept, run in its own sandbox. ShoppingBench's suite is
+`agentic` (the six sandbox tools in a world); the question benchmarks' are `qa` (one `submit_answer` call ends the
+episode). Which suite serves a benchmark is registered in mcp_server.suite_registry; `check_playable` checks, before
 anything starts, that what was asked for can be played.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from pydantic import BaseModel
+from mcp_server.protocol import TaskListing
+from mcp_server.toolbox import EpisodeTool, ToolRunner
 
 if TYPE_CHECKING:
+    from benchmarks.qa import Demonstrations
     from mcp_server.world import World
-
-
-class TaskListing(BaseModel):
-    """One row of `list_tasks`. Holds nothing that could give away an answer."""
-
-    task_id: str
-    benchmark: str
-    task_set: str
-    intent: str | None = None
-    """ShoppingBench intent, or the QA task name (e.g. "task1", "multiple-choice")."""
 
 
 class TaskSuite(Protocol):
@@ -36,6 +30,21 @@ class TaskSuite(Protocol):
     kind: Literal["agentic", "qa"]
     max_steps: int | None
     """The suite's own step limit (question suites: 1, the submit_answer call), or None for the server's."""
+
+    @property
+    def tools(self) -> Mapping[str, EpisodeTool]:
+        """The tools its episodes accept, in the order clients list them."""
+        ...
+
+    @property
+    def world(self) -> World | None:
+        """The world its tasks are played in, recorded with each episode; None for tasks that need none."""
+        ...
+
+    @property
+    def demonstrations(self) -> Demonstrations | None:
+        """Items held out as few-shot demonstrations (listed nowhere, never started), or None."""
+        ...
 
     def listings(self) -> list[TaskListing]:
         """Every task of the suite, in a stable order."""
@@ -50,6 +59,12 @@ class TaskSuite(Protocol):
         reference used). Never answers."""
         ...
 
+    def open_sandbox(self) -> ToolRunner:
+        """A sandbox for its tool calls (ShoppingBench: the tools over the world's search indexes and the web search
+        the environment names), made when asked: a server opens one when it is built and shares it between its
+        episodes."""
+        ...
+
     def unavailable_reason(self) -> str | None:
         """Why episodes cannot start on this suite right now (e.g. its world is not imported), or None."""
         ...
@@ -60,47 +75,35 @@ class TaskSuite(Protocol):
         ...
 
 
+@dataclass
+class SuiteOptions:
+    """What a command asked to serve, for every suite it names: the world (agentic suites open it, once, when they
+    need it), the task set, a question benchmark's items file, its prompting and few-shot draws."""
+
+    world: Path | World | None = None
+    task_set: str | None = None
+    items: Path | str | None = None
+    prompting: str | None = None
+    shots: int = 0
+    seed: int = 0
+    opened: World | None = field(default=None, init=False)
+    """The world once a suite has asked for it."""
+
+    def open_world(self) -> World:
+        """The chosen world (the default world when none was named), opened once for all suites."""
+        if self.opened is None:
+            from mcp_server.world import World
+            from mcp_server.world_build import default_world
+
+            if self.world is None:
+                self.opened = default_world()
+            else:
+                self.opened = self.world if isinstance(self.world, World) else World.open(Path(self.world))
+        return self.opened
+
+
 class NotPlayable(ValueError):
     """Nothing can be played as asked: one line naming the problem and the command that fixes it."""
-
-
-def build_suites(
-    benchmarks: list[str],
-    *,
-    world: Path | World | None = None,
-    task_set: str | None = None,
-    items: Path | str | None = None,
-    prompting: str | None = None,
-    shots: int = 0,
-    seed: int = 0,
-) -> tuple[World | None, list[TaskSuite]]:
-    """The suites `serve`, `play` and `run` host for these registered benchmarks, and the world the agentic ones need
-    (opened from `world`, or the default world; None when only question benchmarks are asked for).
-
-    `task_set` (agentic: the world's task set, default its generated set), `items` (qa: an items file, only with one
-    question benchmark), `prompting` (qa: default each benchmark's first) and `shots`/`seed` (few-shot draws).
-    Unknown names raise UnknownBenchmarkError ("did you mean"); bad data raises DataFileError; a missing world or
-    task set raises FileNotFoundError / KeyError.
-    """
-    from benchmarks.registry import get_benchmark, resolve
-
-    specs = [get_benchmark(name) for name in dict.fromkeys(benchmarks)]
-    questions = [spec for spec in specs if spec.kind == "qa"]
-    if items is not None and len(questions) != 1:
-        raise ValueError("--items names the items of one question benchmark; give exactly one with it")
-    opened: World | None = None
-    suites: list[TaskSuite] = []
-    for spec in specs:
-        if spec.kind == "agentic":
-            if opened is None:
-                opened = _open_world(world)
-            assert spec.suite is not None, f"agentic benchmark {spec.name} registers no suite"
-            suites.append(resolve(spec.suite)(opened, task_set or _generated_set()))
-        else:
-            from mcp_server.qa_suites import QASuite
-
-            suites.append(QASuite(spec.name, items, prompting or spec.promptings[0], shots=shots, seed=seed))
-    return opened, suites
 
 
 def select_tasks(
@@ -175,22 +178,5 @@ def _few(task_ids: list[str]) -> str:
 
 
 def _held_out(suites: list[TaskSuite]) -> set[str]:
-    """The ids the question suites hold out as few-shot demonstrations (listed nowhere, never started)."""
-    from mcp_server.qa_suites import QASuite
-
-    return {task_id for suite in suites if isinstance(suite, QASuite) and suite.demonstrations
-            for task_id in suite.demonstrations.ids}
-
-
-def _open_world(world: Path | World | None) -> World:
-    from mcp_server.world import World, default_world
-
-    if world is None:
-        return default_world()
-    return world if isinstance(world, World) else World.open(Path(world))
-
-
-def _generated_set() -> str:
-    from mcp_server.world import GENERATED_SET
-
-    return GENERATED_SET
+    """The ids the suites hold out as few-shot demonstrations (listed nowhere, never started)."""
+    return {task_id for suite in suites if suite.demonstrations for task_id in suite.demonstrations.ids}

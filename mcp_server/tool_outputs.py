@@ -1,8 +1,9 @@
 """Output schemas of the episode tools: what each sandbox tool's observation looks like, with the episode's status.
 
 Every episode tool answers with structured content `{"result": <observation>, "episode": <EpisodeStatus>}`; these
-models say what `<observation>` is for each tool, so clients get an `outputSchema` they can validate against. They are
-schemas only: the sandbox builds the observations (mcp_server.tools), and nothing here is validated on the server.
+models say what `<observation>` is for the sandbox tools (each `EpisodeTool` names its observation's type), so clients
+get an `outputSchema` they can validate against. They are schemas only: the sandbox builds the observations
+(mcp_server.tools), and nothing here is validated on the server.
 
 The schemas are lean, because the official client validates every result against them with `jsonschema`, whose cost
 grows with every property it descends into (~5 µs each): references are inlined, titles dropped, a nullable field is
@@ -18,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from mcp_server.episodes import EpisodeStatus
+from mcp_server.protocol import EpisodeStatus
 
 
 class _Open(BaseModel):
@@ -75,27 +76,16 @@ class WebResult(_Open):
     content: str
 
 
-OBSERVATIONS: dict[str, Any] = {
-    "find_product": list[ProductCard],
-    "view_product_information": list[ProductInformation],
-    "calculate": float | CartQuote,
-    "web_search": list[WebResult],
-    "recommend_product": str,
-    "terminate": str,
-    "submit_answer": str,
-}
-"""The observation type of each episode tool."""
-
-
 RECORDS: tuple[type[BaseModel], ...] = (ProductCard, ProductInformation, WebResult)
 """Records of list observations, declared by their required keys (see the module docstring)."""
 
 
-def output_schema(tool: str) -> dict[str, Any]:
-    """The tool's output schema: {"result": its observation, "episode": the episode's status after the call}."""
+def output_schema(tool: str, observation: Any) -> dict[str, Any]:
+    """The tool's output schema: {"result": its observation (of this type), "episode": the episode's status after the
+    call}."""
     model = create_model(
         f"{tool}Output",
-        result=(OBSERVATIONS[tool], Field(description=f"What {tool} returned.")),
+        result=(observation, Field(description=f"What {tool} returned.")),
         episode=(EpisodeStatus, Field(description="The episode after this call: running or ended (and why), steps.")),
     )
     schema = model.model_json_schema()

@@ -1,25 +1,27 @@
 """The six ShoppingBench sandbox tools (SPEC §1.3) as plain Python, shared by the MCP server, the TUI and tests.
 
-Each tool is declared once: a pydantic model of its arguments (whose JSON Schema is what MCP clients see) and a
-method of `Sandbox`. `Sandbox.call(name, arguments)` validates and runs a call; every malformed call — unknown tool,
-wrong types, a bad page or price, unknown ids, an empty query — raises `ToolCallError`, whose message is an
-observation the agent can act on. The sandbox knows the world, never the task, so no output can reveal a target.
+Each tool is declared once: an `EpisodeTool` (mcp_server.toolbox) with a pydantic model of its arguments (whose JSON
+Schema is what MCP clients see), and a method of `Sandbox`. `Sandbox.call(name, arguments)` validates and runs a
+call; every malformed call — unknown tool, wrong types, a bad page or price, unknown ids, an empty query — raises
+`ToolCallError`, whose message is an observation the agent can act on. The sandbox knows the world, never the task,
+so no output can reveal a target.
 """
 
 from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, FiniteFloat, ValidationError, WithJsonSchema
+from pydantic import Field, FiniteFloat, WithJsonSchema
 
 from benchmarks.shoppingbench.schema import SERVICES, Product, Voucher
 from benchmarks.shoppingbench.voucher import quote, within_budget
 from mcp_server.calculator import CalculationError, evaluate
+from mcp_server.search.backends import ProductBackend, WebSearchBackend
 from mcp_server.search.product_index import CARD_FIELDS, MAX_PAGE, QueryTooLongError
+from mcp_server.tool_outputs import CartQuote, ProductCard, ProductInformation, WebResult
+from mcp_server.toolbox import Arguments, Effect, EpisodeTool, ToolCallError, tool_table, validate_arguments
 
 if TYPE_CHECKING:
     from mcp_server.world import World
@@ -41,49 +43,7 @@ VIEW_FIELDS = (
 )
 
 
-class ToolCallError(ValueError):
-    """A call the sandbox cannot run; the message is the observation the agent sees (never a target)."""
-
-
-class WebSearchBackend(Protocol):
-    """Where `web_search` results come from: the world's offline corpus (mcp_server.search.knowledge_index), or a
-    live provider with a replay cache (mcp_server.web_search_live)."""
-
-    def search(self, q: str, max_results: int) -> list[dict[str, Any]]: ...
-
-
-class ProductBackend(Protocol):
-    """What the product tools read: the catalog's search index (mcp_server.search.product_index.ProductIndex)."""
-
-    def find(
-        self,
-        q: str,
-        *,
-        page: int = 1,
-        shop_id: str | None = None,
-        price_min: float | None = None,
-        price_max: float | None = None,
-        services: Sequence[str] = (),
-        sort: str = "default",
-    ) -> list[dict[str, Any]]:
-        """One page of find_product hits (dicts with at least FIND_FIELDS)."""
-        ...
-
-    def get(self, product_ids: Sequence[str]) -> dict[str, Product]:
-        """The products with these ids; unknown ids are left out."""
-        ...
-
-
 # ---- arguments: one model per tool; field descriptions are the parameter docs agents read ----------------------
-
-
-class Arguments(BaseModel):
-    """Tool arguments: unknown parameters are refused, so a misspelt name is reported rather than ignored."""
-
-    model_config = ConfigDict(extra="forbid")
-
-
-M = TypeVar("M", bound=Arguments)
 
 
 class FindProductArgs(Arguments):
@@ -171,47 +131,52 @@ class TerminateArgs(Arguments):
     status: Literal["success", "failure"] = Field(description="How the task ended: success or failure.")
 
 
-@dataclass(frozen=True)
-class ToolSpec:
-    name: str
-    description: str
-    arguments: type[Arguments]
-
-
-SHOPPING_TOOLS: dict[str, ToolSpec] = {
-    spec.name: spec
-    for spec in (
-        ToolSpec(
-            "find_product",
-            "Search the catalog (BM25) and return up to 10 products per page, each with product_id, shop_id, title, "
-            "price, service and sold_count. Filters (shop_id, price, service) keep the 50 most relevant matches; "
-            "sort then reorders those 50.",
-            FindProductArgs,
-        ),
-        ToolSpec(
-            "view_product_information",
-            "Fetch full information for product_ids: title, price, shop, descriptions, SKU options and attributes.",
-            ViewProductInformationArgs,
-        ),
-        ToolSpec(
-            "calculate",
-            "Evaluate arithmetic safely (give `expression`), or price a cart under a voucher (give `product_ids` and "
-            "the voucher fields): returns the list total, whether the voucher applies and why, and the total after it.",
-            CalculateArgs,
-        ),
-        ToolSpec(
-            "web_search",
-            "Search the web for information and return results as {url, title, content}.",
-            WebSearchArgs,
-        ),
-        ToolSpec(
-            "recommend_product",
-            "Recommend products to the user. Only the last recommendation counts.",
-            RecommendProductArgs,
-        ),
-        ToolSpec("terminate", "End the task and declare how it went; the episode is over after this.", TerminateArgs),
-    )
-}
+SHOPPING_TOOLS: dict[str, EpisodeTool] = tool_table(
+    EpisodeTool(
+        "find_product",
+        "Search the catalog (BM25) and return up to 10 products per page, each with product_id, shop_id, title, "
+        "price, service and sold_count. Filters (shop_id, price, service) keep the 50 most relevant matches; "
+        "sort then reorders those 50.",
+        FindProductArgs,
+        observation=list[ProductCard],
+    ),
+    EpisodeTool(
+        "view_product_information",
+        "Fetch full information for product_ids: title, price, shop, descriptions, SKU options and attributes.",
+        ViewProductInformationArgs,
+        observation=list[ProductInformation],
+    ),
+    EpisodeTool(
+        "calculate",
+        "Evaluate arithmetic safely (give `expression`), or price a cart under a voucher (give `product_ids` and "
+        "the voucher fields): returns the list total, whether the voucher applies and why, and the total after it.",
+        CalculateArgs,
+        observation=float | CartQuote,
+    ),
+    EpisodeTool(
+        "web_search",
+        "Search the web for information and return results as {url, title, content}.",
+        WebSearchArgs,
+        observation=list[WebResult],
+        open_world=True,
+    ),
+    EpisodeTool(
+        "recommend_product",
+        "Recommend products to the user. Only the last recommendation counts.",
+        RecommendProductArgs,
+        read_only=False,
+        effect=lambda arguments: Effect(recorded={"recommended": arguments["product_ids"]}),
+    ),
+    EpisodeTool(
+        "terminate",
+        "End the task and declare how it went; the episode is over after this.",
+        TerminateArgs,
+        read_only=False,
+        effect=lambda arguments: Effect(ends="terminated", recorded={"terminate_status": arguments["status"]}),
+    ),
+)
+"""The sandbox tools, in the order clients list them. `recommend_product` keeps the last recommendation for the
+end event (as passed: the scorer reads the string exactly); `terminate` ends the episode."""
 
 
 def parse_arguments(tool: str, arguments: Any) -> Arguments:
@@ -220,34 +185,6 @@ def parse_arguments(tool: str, arguments: Any) -> Arguments:
     if spec is None:
         raise ToolCallError(f"unknown tool {tool!r}; the tools are: {', '.join(SHOPPING_TOOLS)}")
     return validate_arguments(tool, spec.arguments, arguments)
-
-
-def validate_arguments(tool: str, model: type[M], arguments: Any) -> M:
-    if not isinstance(arguments, dict):
-        raise ToolCallError(f"{tool}: arguments must be a JSON object, got {type(arguments).__name__}")
-    try:
-        return model.model_validate(arguments)
-    except ValidationError as error:
-        raise ToolCallError(f"{tool}: {describe_validation_error(error)}") from None
-
-
-def describe_validation_error(error: ValidationError) -> str:
-    problems = []
-    for item in error.errors():
-        where = ".".join(str(part) for part in item["loc"]) or "arguments"
-        if item["type"] == "extra_forbidden":
-            problems.append(f"unknown parameter {where!r}")
-        elif item["type"] == "missing":
-            problems.append(f"missing required parameter {where!r}")
-        else:
-            problems.append(f"{where}: {item['msg']} (got {_shown(item.get('input'))})")
-    return "; ".join(problems)
-
-
-def _shown(value: Any, limit: int = 80) -> str:
-    """A rejected value as the error shows it: its repr, cut short when long."""
-    text = repr(value)
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
 
 
 def check_length(tool: str, name: str, value: str | None, limit: int) -> None:
@@ -302,9 +239,8 @@ class Sandbox:
 
     @classmethod
     def for_world(cls, world: World) -> Sandbox:
-        from mcp_server.web_search_live import web_search_backend
-
-        return cls(world.products, world.knowledge, web_search_backend(world))
+        """The tools over a world: its catalog index, and its web search (the offline corpus or a live one)."""
+        return cls(world.products, world.knowledge, world.web_search())
 
     def call(self, tool: str, arguments: Any) -> Any:
         """Run one tool call and return its observation (JSON-able); raises ToolCallError for a malformed call."""

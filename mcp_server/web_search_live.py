@@ -16,20 +16,28 @@ import os
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import httpx
 
-from mcp_server.tools import ToolCallError, WebSearchBackend
-
-if TYPE_CHECKING:
-    from mcp_server.world import World
+from mcp_server.search.backends import WebSearchBackend
+from mcp_server.toolbox import ToolCallError
 
 PROVIDER_ENV = "SHOPBENCH_WEB_SEARCH_PROVIDER"
 CACHE_ENV = "SHOPBENCH_WEB_SEARCH_CACHE"
 SERPER_URL_ENV = "SHOPBENCH_SERPER_URL"
 """Override of the Serper endpoint (tests point it at a local server)."""
 CACHE_FILE = "web_search_cache.jsonl"
+
+
+class WorldFolder(Protocol):
+    """What the live search needs of a world (mcp_server.world.World): its offline corpus and its folder."""
+
+    @property
+    def root(self) -> Path: ...
+
+    @property
+    def knowledge(self) -> WebSearchBackend: ...
 
 
 class SerperProvider:
@@ -112,7 +120,7 @@ class CachedLiveSearch:
         return results
 
 
-def web_search_backend(world: World, env: dict[str, str] | None = None) -> WebSearchBackend:
+def web_search_backend(world: WorldFolder, env: dict[str, str] | None = None) -> WebSearchBackend:
     """The backend the environment asks for: the world's offline corpus unless a live provider is named."""
     env = dict(os.environ) if env is None else env
     provider = env.get(PROVIDER_ENV, "offline").strip().lower() or "offline"

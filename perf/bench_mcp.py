@@ -89,7 +89,8 @@ async def main(n: int) -> None:
     from mcp_server.shopping_suite import ShoppingSuite
     from mcp_server.tools import Sandbox
     from mcp_server.trajectory import AgentInfo
-    from mcp_server.world import GENERATED_SET, default_world
+    from mcp_server.world import GENERATED_SET
+    from mcp_server.world_build import default_world
 
     world = default_world()
     suite = ShoppingSuite(world, GENERATED_SET)

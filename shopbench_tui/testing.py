@@ -13,6 +13,7 @@ from typing import Any
 
 from mcp_server.trajectory import (
     AgentInfo,
+    AgentKind,
     EndEvent,
     RunManifest,
     StartEvent,
@@ -61,11 +62,11 @@ def _step(rng: random.Random, index: int, last: bool) -> StepEvent:
 
 
 def write_synthetic_run(run_dir: Path, episodes: int, steps: int, *, agent: str = "synthetic", seed: int = 0,
-                        kind: str = "model") -> Path:
+                        kind: AgentKind = AgentKind.model) -> Path:
     """A ShoppingBench-shaped run of `episodes` finished episodes with `steps` steps each (the last recommends)."""
     rng = random.Random(seed)
     run_dir = Path(run_dir)
-    info = AgentInfo(kind=kind, name=agent)  # type: ignore[arg-type]
+    info = AgentInfo(kind=kind, name=agent)
     write_manifest(run_dir, RunManifest(run_id=run_dir.name, benchmark="shoppingbench", task_set="synthetic",
                                         agent=info, created_at=_CLOCK))
     for number in range(episodes):

@@ -18,7 +18,8 @@ from evaluators.harness.run import RunConfig, run_benchmark
 from evaluators.results.reports.tables import ScoredRun, task_set_size
 from evaluators.results.scoring import score_run
 from mcp_server.server import build_server
-from mcp_server.suites import NotPlayable, build_suites, check_playable
+from mcp_server.suite_registry import build_suites
+from mcp_server.suites import NotPlayable, check_playable
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 
 

@@ -18,7 +18,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from mcp_server.http_launch import ServerDidNotStart, free_port, wait_until_listening
-from mcp_server.server import (
+from mcp_server.protocol import (
     META_AGENT,
     META_EPISODE_ID,
     META_EPOCH,
@@ -26,8 +26,8 @@ from mcp_server.server import (
     META_USAGE,
     TASKS_URI,
     TOOLS_URI,
-    build_server,
 )
+from mcp_server.server import build_server
 from mcp_server.shopping_suite import ShoppingSuite
 from mcp_server.trajectory import episode_path, iter_episode_files, json_schema, read_manifest, read_trajectory
 from mcp_server.transports import http_app

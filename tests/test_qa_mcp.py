@@ -12,7 +12,7 @@ from benchmarks.intentionqa import load_items as intentionqa_items
 from evaluators.results.scoring import ScoreOptions, get_scorer, score_run
 from mcp_server.qa_suites import QASuite
 from mcp_server.server import build_server
-from mcp_server.suites import build_suites
+from mcp_server.suite_registry import build_suites
 
 
 def text_of(result) -> str:

@@ -17,7 +17,7 @@ from benchmarks.registry import UnknownBenchmarkError, benchmark_names, get_benc
 from evaluators.harness.run import RunConfig, run_benchmark
 from evaluators.results.scoring import ScoreOptions, get_scorer
 from mcp_server.server import build_server
-from mcp_server.suites import build_suites
+from mcp_server.suite_registry import build_suites
 from mcp_server.trajectory import episode_path, iter_episode_files, read_manifest, read_trajectory
 from shopbench.cli import app
 

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from benchmarks.jsonl import DataFileError
-from benchmarks.qa import question_benchmark
+from benchmarks.registry import question_benchmark
 from benchmarks.shopping_mmlu import SAMPLES_PATH, SYSTEM_PROMPT, MMLUItem, ShotPool, build_prompt, load_items
 from benchmarks.shopping_mmlu.baselines import majority_answers, random_answer
 from benchmarks.shopping_mmlu.metrics import aggregate, bleu, hit_rate_at_3, micro_f1, ndcg, ner_counts, rouge_l

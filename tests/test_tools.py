@@ -11,6 +11,7 @@ import pytest
 
 from mcp_server.episodes import Episode, EpisodeError
 from mcp_server.http_launch import free_port
+from mcp_server.qa_suites import QUESTION_TOOLS, AnswerSheet
 from mcp_server.shopping_suite import ShoppingSuite
 from mcp_server.suites import TaskListing
 from mcp_server.tools import SHOPPING_TOOLS, Sandbox, ToolCallError, parse_price
@@ -252,6 +253,10 @@ class OneQuestion:
 
     benchmark, task_set, kind = "intentionqa", "sample", "qa"
     max_steps: int | None = None  # the server's limit, so the malformed calls below do not end the episode
+    tools, world, demonstrations = QUESTION_TOOLS, None, None
+
+    def open_sandbox(self) -> AnswerSheet:
+        return AnswerSheet()
 
     def start_details(self, task_id: str) -> dict:
         return {}

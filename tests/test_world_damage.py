@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 
 from benchmarks.shoppingbench.schema import TASK_FILES
 from mcp_server.search.index_build import DamagedIndexError
-from mcp_server.world import World, import_world
+from mcp_server.world import World
+from mcp_server.world_build import import_world
 from shopbench.cli import app
 
 

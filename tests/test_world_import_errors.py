@@ -10,7 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks.jsonl import DataFileError
-from mcp_server.world import World, import_world
+from mcp_server.world import World
+from mcp_server.world_build import import_world
 from shopbench.cli import app
 
 

@@ -13,7 +13,6 @@ SHOPPINGBENCH = register(
         primary_metric="ASR",
         help="ShoppingBench, agentic shopping tasks in a world: search, product pages, web search, calculator",
         promptings=("native", "paper"),
-        suite="mcp_server.shopping_suite:ShoppingSuite",
         default_items="the world's generated task set",
         group="intent",
         overall="unweighted mean over intents (the paper's average)",

@@ -13,11 +13,11 @@ import re
 from collections.abc import Iterable
 
 from evaluators.models import ChatMessage, ToolCall, ToolSpec
-from mcp_server.episodes import QA_TOOLS
 from mcp_server.protocol import SERVER_NAME
+from mcp_server.qa_suites import QUESTION_TOOLS
 from mcp_server.tools import SHOPPING_TOOLS
 
-SHOPBENCH_TOOLS = frozenset({*SHOPPING_TOOLS, *QA_TOOLS, "list_tasks", "start_task"})
+SHOPBENCH_TOOLS = frozenset({*SHOPPING_TOOLS, *QUESTION_TOOLS, "list_tasks", "start_task"})
 """Every tool name the shopbench server lists."""
 
 

@@ -37,7 +37,7 @@ def generate(
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the response cache."),
 ) -> None:
     """Generate a world of any size (2.5M products is the paper's scale) with solvable tasks."""
-    from mcp_server.world import generate_world
+    from mcp_server.world_build import generate_world
 
     if writer_model is not None:
         _check_spec(writer_model)
@@ -111,7 +111,7 @@ def import_(
 ) -> None:
     """Build a world from the official ShoppingBench corpus (the official task set then becomes startable)."""
     from benchmarks.jsonl import DataFileError
-    from mcp_server.world import import_world
+    from mcp_server.world_build import import_world
 
     try:
         world = import_world(documents, out)

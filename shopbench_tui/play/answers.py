@@ -26,7 +26,8 @@ def gold_of(item: Any) -> str | None:
 def correct_answer(benchmark: str, task_set: str | None, task_id: str) -> str | None:
     """The target of item `task_id` of `benchmark`'s items `task_set` (the bundled items, or a file path as the
     server labels it); None when the item or its target cannot be found."""
-    from benchmarks.qa import items_path, question_benchmark
+    from benchmarks.qa import items_path
+    from benchmarks.registry import question_benchmark
 
     questions = question_benchmark(benchmark)
     for item in questions.load(items_path(questions, task_set)):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_server.episode_client import EpisodeCallError, EpisodeClient, McpSession, ToolReply
-from mcp_server.trajectory import AgentInfo
+from mcp_server.trajectory import AgentInfo, AgentKind
 
 
 @dataclass
@@ -38,7 +38,7 @@ class PlaySession:
     async def start(self, task_id: str, *, benchmark: str | None = None, task_set: str | None = None,
                     episode_id: str | None = None) -> dict[str, Any]:
         """Begin an episode as this human player (raises ValueError with the server's words when it cannot)."""
-        agent = AgentInfo(kind="human", name=self.player, details=self.details)
+        agent = AgentInfo(kind=AgentKind.human, name=self.player, details=self.details)
         try:
             started = await self.client.start(task_id, agent=agent, benchmark=benchmark, task_set=task_set,
                                               episode_id=episode_id)

@@ -356,7 +356,8 @@ class ShoppingBenchScorer:
 def open_world(override: Path | None, recorded: Mapping[str, Any] | None) -> Any:
     """The world to score in: --world if given, else the path the manifest recorded (our runner records it), else
     the default world (runs served by `shopbench serve` record only name and hash; a mismatch is reported)."""
-    from mcp_server.world import World, default_world
+    from mcp_server.world import World
+    from mcp_server.world_build import default_world
 
     if override is not None:
         return World.open(override)

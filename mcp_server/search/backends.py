@@ -1,0 +1,39 @@
+"""What the shopping tools read, as protocols: the catalog's search index and a web search. The Lucene indexes
+(product_index, knowledge_index) and the live search (mcp_server.web_search_live) implement them; the sandbox
+(mcp_server.tools) is written against them alone."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from benchmarks.shoppingbench.schema import Product
+
+
+class WebSearchBackend(Protocol):
+    """Where `web_search` results come from: the world's offline corpus (mcp_server.search.knowledge_index), or a
+    live provider with a replay cache (mcp_server.web_search_live)."""
+
+    def search(self, q: str, max_results: int) -> list[dict[str, Any]]: ...
+
+
+class ProductBackend(Protocol):
+    """What the product tools read: the catalog's search index (mcp_server.search.product_index.ProductIndex)."""
+
+    def find(
+        self,
+        q: str,
+        *,
+        page: int = 1,
+        shop_id: str | None = None,
+        price_min: float | None = None,
+        price_max: float | None = None,
+        services: Sequence[str] = (),
+        sort: str = "default",
+    ) -> list[dict[str, Any]]:
+        """One page of find_product hits (dicts with at least the product index's card fields)."""
+        ...
+
+    def get(self, product_ids: Sequence[str]) -> dict[str, Product]:
+        """The products with these ids; unknown ids are left out."""
+        ...

@@ -1,0 +1,133 @@
+"""The server's part of a benchmark's registration: the suite class that serves it.
+
+A suite class is registered for one benchmark (`@register_suite(name="shoppingbench")`) or as the default of an
+episode format (`@register_suite(kind="qa")`: every question benchmark); `suite_factory(spec)` finds the benchmark's
+own, else its kind's. The class declares its `tools` and opens its suite with `open(spec, options)`. The built-in
+suite modules are listed here and imported on first use; a plugin registers by importing its module (a benchmark
+package, or a file in the test folder), as benchmarks register with benchmarks.registry.
+
+`build_suites` makes the suites of the benchmarks a command names (through `open_environment`), and `listed_tools`
+says which tools a server hosting them lists.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+from benchmarks.registry import BenchmarkSpec, get_benchmark
+from mcp_server.suites import SuiteOptions, TaskSuite
+from mcp_server.toolbox import EpisodeTool
+
+if TYPE_CHECKING:
+    from mcp_server.world import World
+
+BUILTINS: tuple[str, ...] = ("mcp_server.shopping_suite", "mcp_server.qa_suites")
+"""Modules whose import registers the built-in suites, in the order their tools are listed."""
+
+
+class SuiteFactory(Protocol):
+    """A registered suite class: its tools, whether it reads an items file (`--items`), and how it opens."""
+
+    @property
+    def tools(self) -> Mapping[str, EpisodeTool]: ...
+
+    @property
+    def takes_items(self) -> bool: ...
+
+    def open(self, spec: BenchmarkSpec, options: SuiteOptions) -> TaskSuite: ...
+
+
+F = TypeVar("F", bound=SuiteFactory)
+
+_BY_NAME: dict[str, SuiteFactory] = {}
+_BY_KIND: dict[str, SuiteFactory] = {}
+_loaded = False
+
+
+class NoSuiteError(LookupError):
+    """No suite class serves a registered benchmark."""
+
+
+def register_suite(*, name: str | None = None, kind: str | None = None) -> Callable[[F], F]:
+    """Class decorator: this class serves the benchmark `name`, or every benchmark of `kind` that registers none of
+    its own. Registering the same class again is a no-op; another class under a taken key is an error."""
+    if (name is None) == (kind is None):
+        raise ValueError("register_suite takes a benchmark name or a kind, not both")
+    table, key = (_BY_NAME, name) if name is not None else (_BY_KIND, kind)
+    assert key is not None
+
+    def decorate(factory: F) -> F:
+        _load()
+        known = table.get(key)
+        if known is not None and known is not factory:
+            raise ValueError(f"a suite is already registered for {key!r}: {known!r}")
+        table[key] = factory
+        return factory
+
+    return decorate
+
+
+def suite_factory(spec: BenchmarkSpec) -> SuiteFactory:
+    """The suite class registered for this benchmark, else for its kind."""
+    _load()
+    factory = _BY_NAME.get(spec.name) or _BY_KIND.get(spec.kind)
+    if factory is None:
+        raise NoSuiteError(f"no suite serves benchmark {spec.name!r} (kind {spec.kind!r}): register one with "
+                           "mcp_server.suite_registry.register_suite")
+    return factory
+
+
+def build_suites(
+    benchmarks: list[str],
+    *,
+    world: Path | World | None = None,
+    task_set: str | None = None,
+    items: Path | str | None = None,
+    prompting: str | None = None,
+    shots: int = 0,
+    seed: int = 0,
+) -> tuple[World | None, list[TaskSuite]]:
+    """The suites for these registered benchmarks, and the world they are played in (opened from `world`, or the
+    default world, when a suite needs one; else None). See `mcp_server.environment.open_environment`."""
+    specs = [get_benchmark(name) for name in dict.fromkeys(benchmarks)]
+    factories = [suite_factory(spec) for spec in specs]
+    if items is not None and sum(factory.takes_items for factory in factories) != 1:
+        raise ValueError("--items names the items of one question benchmark; give exactly one with it")
+    options = SuiteOptions(world=world, task_set=task_set, items=items, prompting=prompting, shots=shots, seed=seed)
+    suites = [factory.open(spec, options) for spec, factory in zip(specs, factories, strict=True)]
+    return options.opened, suites
+
+
+def listed_tools(suites: list[TaskSuite]) -> dict[str, EpisodeTool]:
+    """The episode tools a server hosting these suites lists: the built-in suites' tools whatever it hosts (the seven
+    that shopbench's clients have always been shown), then any other tool of a suite it hosts."""
+    _load()
+    factories = [*_BY_NAME.values(), *_BY_KIND.values()]
+    tools: dict[str, EpisodeTool] = {}
+    for module in BUILTINS:
+        for factory in factories:
+            if factory.__module__ == module:
+                tools |= {name: tool for name, tool in factory.tools.items() if name not in tools}
+    for suite in suites:
+        for name, tool in suite.tools.items():
+            tools.setdefault(name, tool)
+    return tools
+
+
+def known_tool(name: str) -> bool:
+    """Whether any registered suite has a tool of this name (a call to it is "not available in this episode"
+    rather than "unknown")."""
+    _load()
+    return any(name in factory.tools for factory in (*_BY_NAME.values(), *_BY_KIND.values()))
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for module in BUILTINS:
+        importlib.import_module(module)
