@@ -112,7 +112,7 @@ def test_inspect_scores_equal_shopbench_score_and_epochs_give_pass_k(default_wor
 
 def test_intentionqa_inspect_task_scores_scripted_answers_as_shopbench_score(tmp_path):
     from benchmarks.intentionqa.prompts import question_text
-    from benchmarks.qa import question_benchmark
+    from benchmarks.registry import question_benchmark
 
     run = tmp_path / "run"
     gold = {question_text(item): item.gold_ind for item in question_benchmark("intentionqa").load()}
