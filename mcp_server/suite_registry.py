@@ -12,11 +12,11 @@ says which tools a server hosting them lists.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from benchmarks.part_registry import PartRegistry
 from benchmarks.registry import BenchmarkSpec, get_benchmark
 from mcp_server.suites import SuiteOptions, TaskSuite
 from mcp_server.toolbox import EpisodeTool
@@ -42,42 +42,23 @@ class SuiteFactory(Protocol):
 
 F = TypeVar("F", bound=SuiteFactory)
 
-_BY_NAME: dict[str, SuiteFactory] = {}
-_BY_KIND: dict[str, SuiteFactory] = {}
-_loaded = False
-
-
-class NoSuiteError(LookupError):
-    """No suite class serves a registered benchmark."""
+SUITES: PartRegistry[SuiteFactory] = PartRegistry("server suite", BUILTINS)
 
 
 def register_suite(*, name: str | None = None, kind: str | None = None) -> Callable[[F], F]:
     """Class decorator: this class serves the benchmark `name`, or every benchmark of `kind` that registers none of
     its own. Registering the same class again is a no-op; another class under a taken key is an error."""
-    if (name is None) == (kind is None):
-        raise ValueError("register_suite takes a benchmark name or a kind, not both")
-    table, key = (_BY_NAME, name) if name is not None else (_BY_KIND, kind)
-    assert key is not None
 
     def decorate(factory: F) -> F:
-        _load()
-        known = table.get(key)
-        if known is not None and known is not factory:
-            raise ValueError(f"a suite is already registered for {key!r}: {known!r}")
-        table[key] = factory
+        SUITES.add(factory, name=name, kind=kind)
         return factory
 
     return decorate
 
 
 def suite_factory(spec: BenchmarkSpec) -> SuiteFactory:
-    """The suite class registered for this benchmark, else for its kind."""
-    _load()
-    factory = _BY_NAME.get(spec.name) or _BY_KIND.get(spec.kind)
-    if factory is None:
-        raise NoSuiteError(f"no suite serves benchmark {spec.name!r} (kind {spec.kind!r}): register one with "
-                           "mcp_server.suite_registry.register_suite")
-    return factory
+    """The suite class registered for this benchmark, else for its kind (LookupError when neither)."""
+    return SUITES.find(spec)
 
 
 def build_suites(
@@ -104,8 +85,7 @@ def build_suites(
 def listed_tools(suites: list[TaskSuite]) -> dict[str, EpisodeTool]:
     """The episode tools a server hosting these suites lists: the built-in suites' tools whatever it hosts (the seven
     that shopbench's clients have always been shown), then any other tool of a suite it hosts."""
-    _load()
-    factories = [*_BY_NAME.values(), *_BY_KIND.values()]
+    factories = SUITES.entries()
     tools: dict[str, EpisodeTool] = {}
     for module in BUILTINS:
         for factory in factories:
@@ -120,14 +100,4 @@ def listed_tools(suites: list[TaskSuite]) -> dict[str, EpisodeTool]:
 def known_tool(name: str) -> bool:
     """Whether any registered suite has a tool of this name (a call to it is "not available in this episode"
     rather than "unknown")."""
-    _load()
-    return any(name in factory.tools for factory in (*_BY_NAME.values(), *_BY_KIND.values()))
-
-
-def _load() -> None:
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    for module in BUILTINS:
-        importlib.import_module(module)
+    return any(name in factory.tools for factory in SUITES.entries())

@@ -2,23 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
-import random
-import time
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from mcp import Client
 from textual import work
-from textual.app import App
 from textual.binding import Binding
 
-from mcp_server.episode_client import ToolReply
 from shopbench_tui.help import HelpScreen, current_keys
-from shopbench_tui.play.screens import ConfirmQuitScreen, EndScreen, QuestionScreen, ShoppingScreen, TaskPickerScreen
-from shopbench_tui.play.session import PlaySession
-from shopbench_tui.play.widgets import StatusBar
+from shopbench_tui.play.host import EpisodeScreen, PlayHost
+from shopbench_tui.play.screen_registry import play_screen_for
+from shopbench_tui.play.screens import ConfirmQuitScreen, EndScreen, TaskPickerScreen
 from shopbench_tui.scores import episode_scores, score_run
 
 HELP_NOTES = (
@@ -30,9 +22,10 @@ HELP_NOTES = (
 )
 
 
-class PlayApp(App):
+class PlayApp(PlayHost):
     """`shopbench play`: connects to `server` (a shopbench MCPServer) with the official in-memory MCP client and
-    lets a person take tasks through it."""
+    lets a person take tasks through it, each on the screen registered for its benchmark
+    (shopbench_tui.play.screen_registry)."""
 
     CSS_PATH = "play.tcss"
     TITLE = "shopbench play"
@@ -42,52 +35,8 @@ class PlayApp(App):
         Binding("question_mark", "help", "help", show=False),
         Binding("ctrl+q", "request_quit", "quit (asks first while an episode runs)", priority=True),
     ]
-
-    def __init__(
-        self,
-        server: Any,
-        runs_dir: Path,
-        *,
-        player: str,
-        details: dict[str, Any] | None = None,
-        benchmark: str | None = None,
-        task_id: str | None = None,
-        random_task: bool = False,
-        seed: int | None = None,
-        episode_id: str | None = None,
-        world: Path | None = None,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        super().__init__()
-        self.server, self.runs_dir, self.benchmark = server, Path(runs_dir), benchmark
-        self.player, self.details = player, dict(details or {})
-        self.task_id, self.random_task, self.episode_id, self.world = task_id, random_task, episode_id, world
-        self.rng = random.Random(seed)
-        self.clock = clock
-        self.started_at = clock()
-        self.tasks: list[dict[str, Any]] = []
-        self._session: PlaySession | None = None
-        self.answer: str | None = None
-        """The answer submitted in the current question episode (shown on the end screen)."""
-
-    @property
-    def session(self) -> PlaySession:
-        """The player's MCP session (open from the first screen on)."""
-        if self._session is None:
-            raise RuntimeError("not connected to the server yet")
-        return self._session
-
-    def on_mount(self) -> None:
-        self.connect()
-
-    @work(exclusive=True, group="connection")
-    async def connect(self) -> None:
-        """Hold the MCP connection for the app's lifetime, in one task (the client's context must open and close
-        in the same task); quitting cancels this worker, which disconnects and so ends an unfinished episode."""
-        async with Client(self.server, mode="legacy") as client:
-            self._session = PlaySession(client, self.player, self.details)
-            await self.open_first_task()
-            await asyncio.Event().wait()
+    played: type[EpisodeScreen] | None = None
+    """The screen of the current episode."""
 
     async def open_first_task(self) -> None:
         if self.task_id:
@@ -115,23 +64,8 @@ class PlayApp(App):
         self.episode_id = None  # a given id names the first episode only
         self.answer = None
         self.started_at = self.clock()
-        await self.push_screen(ShoppingScreen() if started["kind"] == "agentic" else QuestionScreen())
-
-    def step_counts(self) -> tuple[int, int]:
-        return self.session.steps, self.session.max_steps
-
-    def elapsed(self) -> float:
-        return self.clock() - self.started_at
-
-    async def act(self, tool: str, arguments: dict[str, Any]) -> ToolReply:
-        """One player action = one tool call; the status line updates, and the end screen follows the last step."""
-        outcome = await self.session.act(tool, arguments)
-        for screen in self.screen_stack:
-            for bar in screen.query(StatusBar):
-                bar.tick()
-        if self.session.ended:
-            self.call_later(self.finish)  # not awaited here: the calling screen's worker dies with its screen
-        return outcome
+        self.played = play_screen_for(started["benchmark"])
+        await self.push_screen(self.played())
 
     async def finish(self) -> None:
         task = self.session.task or {}
@@ -146,7 +80,7 @@ class PlayApp(App):
                    f"episode {task.get('episode_id')} recorded in {self.runs_dir}")
         await self.switch_screen(EndScreen(summary))
         self.score_episode(task.get("episode_id", ""))
-        if task.get("kind") != "agentic":
+        if self.played is not None and self.played.reveals_answer:
             self.look_up_answer(task, self.answer)
 
     @work(thread=True, exclusive=True, group="answer")
@@ -188,11 +122,6 @@ class PlayApp(App):
             self.switch_screen(TaskPickerScreen(self.tasks))
         else:
             self.exit()
-
-    @property
-    def episode_running(self) -> bool:
-        """A task has been started and its episode has not ended."""
-        return self._session is not None and self._session.task is not None and not self._session.ended
 
     def action_request_quit(self) -> None:
         """Quit at once when no episode runs; otherwise ask first (the episode would end as abandoned)."""

@@ -1,11 +1,11 @@
 """The views of play: pick a task, shop (ShoppingBench), answer a question (QA benchmarks), and the end screen;
-plus the calculator, web search and terminate dialogs. Every action becomes a tool call through `PlayApp.act`."""
+plus the calculator, web search and terminate dialogs. Every action becomes a tool call through `PlayHost.act`."""
 
 from __future__ import annotations
 
 import html
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -15,12 +15,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select, Static
 
+from shopbench_tui.play.host import EpisodeScreen, PlayHost
+from shopbench_tui.play.screen_registry import register_play_screen
 from shopbench_tui.play.widgets import BasketItem, BasketTable, SearchForm, StatusBar
 from shopbench_tui.scores import EpisodeScore
 from shopbench_tui.widgets import ObservationView, ProductTable, ScoreBreakdown
-
-if TYPE_CHECKING:
-    from shopbench_tui.play.app import PlayApp
 
 
 class TaskPickerScreen(Screen):
@@ -28,7 +27,7 @@ class TaskPickerScreen(Screen):
 
     BINDINGS = [Binding("slash", "focus_filter", "filter"), Binding("r", "random", "random task")]
     AUTO_FOCUS = "#tasks"
-    app: PlayApp
+    app: PlayHost
 
     def __init__(self, tasks: list[dict[str, Any]]) -> None:
         super().__init__()
@@ -77,7 +76,8 @@ NARROW = 120
 """Terminal width (columns) under which the shopping screen uses its narrow layout."""
 
 
-class ShoppingScreen(Screen):
+@register_play_screen(name="shoppingbench")
+class ShoppingScreen(EpisodeScreen):
     """A ShoppingBench episode: instruction, search form, results, product detail, basket."""
 
     BINDINGS = [
@@ -94,7 +94,6 @@ class ShoppingScreen(Screen):
         Binding("ctrl+e", "recommend", "recommend basket", priority=True),
         Binding("ctrl+t", "terminate", "terminate", priority=True),
     ]
-    app: PlayApp
 
     def compose(self) -> ComposeResult:
         task = self.app.session.task or {}
@@ -226,7 +225,7 @@ class ToolDialog(ModalScreen[None]):
     ToolDialog .row > * { width: 1fr; }
     """
     BINDINGS = [Binding("escape", "close", "close")]
-    app: PlayApp
+    app: PlayHost
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -381,13 +380,14 @@ def parse_options(question: str) -> list[tuple[str, str]]:
     return []
 
 
-class QuestionScreen(Screen):
+@register_play_screen(kind="qa")
+class QuestionScreen(EpisodeScreen):
     """A question benchmark item: the question, its options as buttons (their keys answer), or a free-text box.
     HTML entities in the item (`&quot;`, `&amp;`) are decoded for reading; what is submitted is the option's key or
     the text as typed. Every answer is confirmed before it is submitted."""
 
     BINDINGS = [Binding("ctrl+a", "focus_answer", "answer box", priority=True)]
-    app: PlayApp
+    reveals_answer = True
 
     def compose(self) -> ComposeResult:
         task = self.app.session.task or {}
@@ -498,7 +498,7 @@ class EndScreen(Screen):
     items), and the score breakdown."""
 
     BINDINGS = [Binding("q", "app.quit", "quit"), Binding("n", "another", "another task")]
-    app: PlayApp
+    app: PlayHost
 
     def __init__(self, summary: str) -> None:
         super().__init__()

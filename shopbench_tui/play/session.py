@@ -64,6 +64,13 @@ class PlaySession:
         status = self.client.status
         return status.end_reason or "" if status else ""
 
+    async def tool_schemas(self) -> dict[str, dict[str, Any]]:
+        """Every tool the server lists: name → {description, input_schema} (for a screen that builds its form from
+        them)."""
+        listed = await self.session.list_tools()
+        return {tool.name: {"description": tool.description, "input_schema": tool.input_schema}
+                for tool in listed.tools}
+
     async def act(self, tool: str, arguments: dict[str, Any], thought: str | None = None) -> ToolReply:
         """One step of the episode (a malformed call counts as a step on the server, and so here)."""
         return await self.client.call(tool, arguments, thought=thought)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,13 +10,11 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Header, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from shopbench_tui.replay.browser import RunBrowser
 from shopbench_tui.runindex import EpisodeSummary
 from shopbench_tui.widgets import EpisodePane, EpisodeTable
 from shopbench_tui.widgets.episodes import matches
 from shopbench_tui.widgets.keyhints import KeyHints
-
-if TYPE_CHECKING:
-    from shopbench_tui.replay.app import ReplayApp
 
 
 class EpisodeListScreen(Screen):
@@ -28,7 +24,7 @@ class EpisodeListScreen(Screen):
         Binding("slash", "focus_filter", "filter"),
         Binding("escape", "focus_table", "to list", show=False),
     ]
-    app: ReplayApp
+    app: RunBrowser
 
     def __init__(self, initial_filter: str = "") -> None:
         super().__init__()
@@ -86,7 +82,7 @@ class EpisodeScreen(Screen):
         Binding("n", "step(1)", "next step"),
         Binding("p", "step(-1)", "previous step"),
     ]
-    app: ReplayApp
+    app: RunBrowser
 
     def __init__(self, episode: EpisodeSummary) -> None:
         super().__init__()
@@ -160,7 +156,7 @@ class CompareScreen(Screen):
         Binding("n", "step(1)", "both: next step"),
         Binding("p", "step(-1)", "both: previous step"),
     ]
-    app: ReplayApp
+    app: RunBrowser
 
     def __init__(self, left: EpisodeSummary, right: EpisodeSummary) -> None:
         super().__init__()
