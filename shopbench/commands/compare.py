@@ -6,6 +6,8 @@ from pathlib import Path
 
 import typer
 
+from shopbench.options import Embedder, World
+
 
 def register(app: typer.Typer) -> None:
     @app.command("compare")
@@ -13,8 +15,8 @@ def register(app: typer.Typer) -> None:
         run_a: Path = typer.Argument(..., help="Run directory A."),
         run_b: Path = typer.Argument(..., help="Run directory B (same benchmark)."),
         json_out: Path | None = typer.Option(None, "--json", help="Also write the comparison as JSON to this file."),
-        world: Path | None = typer.Option(None, "--world", help="ShoppingBench: world folder (default: each run's)."),
-        embedder: str | None = typer.Option(None, "--embedder", help="Sentence-transformers model folder."),
+        world: World = None,
+        embedder: Embedder = None,
     ) -> None:
         """Paired comparison of two runs on the tasks both played.
 

@@ -16,6 +16,8 @@ from typing import Any
 
 import typer
 
+from shopbench.options import MaxSteps, Runs, World
+
 DEMO_MODEL = "llama-cpp:smollm2"
 DEMO_MAX_STEPS = 5
 DEMO_MAX_TOKENS = 200
@@ -26,9 +28,9 @@ def register(app: typer.Typer) -> None:
     def demo(
         model: str = typer.Option(DEMO_MODEL, "--model", "-m", help="Model spec (default: the embedded SmolLM2)."),
         per_intent: int = typer.Option(1, "--per-intent", min=1, help="Tasks per intent."),
-        max_steps: int = typer.Option(DEMO_MAX_STEPS, "--max-steps", min=1, help="Steps per episode."),
-        world: Path | None = typer.Option(None, "--world", help="World folder (default: the default world)."),
-        runs: Path | None = typer.Option(None, "--runs", help="Run folder (default ./runs/demo-<time>)."),
+        max_steps: MaxSteps = DEMO_MAX_STEPS,
+        world: World = None,
+        runs: Runs = None,
         scripted: bool = typer.Option(False, "--scripted", help="Instead: one task over stdio MCP, scripted policy."),
         task: str | None = typer.Option(None, "--task", help="--scripted: task id (default: first product task)."),
     ) -> None:
@@ -50,7 +52,7 @@ def register(app: typer.Typer) -> None:
 
 
 def run_model_demo(runs_dir: Path, *, model: str = DEMO_MODEL, world: Path | None = None, per_intent: int = 1,
-                   max_steps: int = DEMO_MAX_STEPS) -> Any:
+                   max_steps: int | None = DEMO_MAX_STEPS) -> Any:
     """Play, summarise each episode, score; returns the score result."""
     import asyncio
 

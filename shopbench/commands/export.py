@@ -6,6 +6,8 @@ from pathlib import Path
 
 import typer
 
+from shopbench.options import Embedder, World
+
 export_app = typer.Typer(help="Export runs for other tools.", no_args_is_help=True)
 
 
@@ -15,8 +17,8 @@ def sft(
     out: Path = typer.Option(..., "--out", help="JSONL file to write."),
     fmt: str = typer.Option("trl", "--format", help="trl (messages + tools, TRL's SFTTrainer) | prompt-completion "
                             "(TRL) | openai (chat fine-tuning JSONL; metadata in OUT.meta.jsonl)"),
-    world: Path | None = typer.Option(None, "--world", help="ShoppingBench: world folder (default: the run's)."),
-    embedder: str | None = typer.Option(None, "--embedder", help="Sentence-transformers model folder."),
+    world: World = None,
+    embedder: Embedder = None,
 ) -> None:
     """One sample per step of each successful episode: system prompt, tools and the history as the model saw it →
     the reasoning and the next tool call. Prints how many episodes and steps were kept and why the rest were not."""

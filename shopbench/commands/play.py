@@ -9,6 +9,7 @@ from pathlib import Path
 import typer
 
 from benchmarks.registry import benchmark_names
+from shopbench.options import Items, MaxSteps, Prompting, Runs, TaskSet, World
 
 
 def register(app: typer.Typer) -> None:
@@ -21,14 +22,12 @@ def register(app: typer.Typer) -> None:
         player: str | None = typer.Option(None, "--player", help="Your name, recorded as the agent (kind human). "
                                           "Without it you are asked (in a terminal), or the OS user name is used "
                                           "and shown."),
-        runs: Path | None = typer.Option(None, "--runs", help="Run folder (default runs/human-<player>-<benchmark>)."),
-        world: Path | None = typer.Option(None, "--world", help="World folder (default: the default world)."),
-        tasks: str | None = typer.Option(None, "--tasks", help="ShoppingBench task set (default: the world's "
-                                         "generated set; `official` needs an imported official world)."),
-        items: Path | None = typer.Option(None, "--items", help="Question benchmarks: item file (default: bundled)."),
-        prompting: str | None = typer.Option(None, "--prompting", help="Question benchmarks: prompt style "
-                                             "(default: the benchmark's first, e.g. zero-shot)."),
-        max_steps: int = typer.Option(30, "--max-steps", min=1, help="Steps per episode."),
+        runs: Runs = None,
+        world: World = None,
+        tasks: TaskSet = None,
+        items: Items = None,
+        prompting: Prompting = None,
+        max_steps: MaxSteps = None,
     ) -> None:
         """Play a task as a human, recorded like a model's episode.
 

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import typer
 
+from shopbench.options import World
+
 
 def register(app: typer.Typer) -> None:
     @app.command("replay")
@@ -13,7 +15,7 @@ def register(app: typer.Typer) -> None:
         runs: list[Path] = typer.Argument(..., help="Run directories (manifest.json + episodes/). Give two runs to "
                                           "compare episodes of the same task side by side (key c)."),
         task: str | None = typer.Option(None, "--task", help="Show only this task's episodes (opens it if one)."),
-        world: Path | None = typer.Option(None, "--world", help="World to score in (default: the run's world)."),
+        world: World = None,
         score: bool = typer.Option(True, "--score/--no-score", help="Score the runs in the background."),
     ) -> None:
         """Replay trajectories step by step, with scores; two runs side by side.

@@ -6,14 +6,16 @@ from pathlib import Path
 
 import typer
 
+from shopbench.options import Embedder, World
+
 
 def register(app: typer.Typer) -> None:
     @app.command("report")
     def report(
         runs: list[Path] = typer.Argument(..., help="Run directories to compare."),
         out: Path = typer.Option(Path("report"), "--out", help="Folder for report.md, report.html and the plots."),
-        world: Path | None = typer.Option(None, "--world", help="ShoppingBench: world folder (default: each run's)."),
-        embedder: str | None = typer.Option(None, "--embedder", help="Sentence-transformers model folder."),
+        world: World = None,
+        embedder: Embedder = None,
     ) -> None:
         """Per-group rates with intervals, failure categories, tokens and cost; humans vs models when given.
 

@@ -6,12 +6,14 @@ from pathlib import Path
 
 import typer
 
+from shopbench.options import World
+
 
 def register(app: typer.Typer) -> None:
     @app.command("results")
     def results(
         runs: list[Path] = typer.Argument(..., help="Run directories to score and compare."),
-        world: Path | None = typer.Option(None, "--world", help="World to score in (default: each run's world)."),
+        world: World = None,
     ) -> None:
         """Scoreboard: per-benchmark, per-intent/task rates with 95% bootstrap intervals, humans and models together.
 

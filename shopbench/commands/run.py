@@ -14,17 +14,29 @@ import typer
 
 from benchmarks.registry import names_help
 from mcp_server.protocol import MAX_EPOCHS
+from shopbench.options import (
+    MODEL_SPECS,
+    Concurrency,
+    Items,
+    MaxSteps,
+    NCtx,
+    NGpuLayers,
+    Prompting,
+    Protocol,
+    Seed,
+    Shots,
+    TaskSet,
+    UseCache,
+    World,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 MODEL_HELP = (
-    "Model spec: llama-cpp:<file.gguf|smollm2>, openai:<model>, anthropic:<model>, "
-    "openai-compatible:<base url>#<model>; or a baseline: random, oracle (agentic; uses gold answers), majority "
-    "(questions; reads gold labels)."
+    f"Model spec: {MODEL_SPECS}; or a baseline: random (any benchmark), oracle (agentic; uses gold answers), naive, "
+    "heuristic (agentic), majority (questions; reads gold labels)."
 )
-AGENTIC = "Agentic benchmarks"
-QUESTIONS = "Question benchmarks"
 SHARED = "Every benchmark"
 
 
@@ -45,8 +57,7 @@ def run(
                                              help="Only these task or item ids (repeatable)."),
     epochs: int = typer.Option(1, "--epochs", min=1, max=MAX_EPOCHS, rich_help_panel=SHARED,
                                help="Play every task K times (pass^k)."),
-    concurrency: int = typer.Option(1, "--concurrency", "-c", min=1, rich_help_panel=SHARED,
-                                    help="Episodes played at once."),
+    concurrency: Concurrency = 1,
     out: Path | None = typer.Option(None, "--out", rich_help_panel=SHARED,
                                     help="Run folder (default runs/<benchmark>-<model>-<time>)."),
     resume: bool = typer.Option(False, "--resume", rich_help_panel=SHARED,
@@ -54,22 +65,18 @@ def run(
                                 "unfinished and failed ones played again."),
     shard: str | None = typer.Option(None, "--shard", rich_help_panel=SHARED,
                                      help="Play shard i of n (1-based, e.g. 2/4); join with `shopbench merge`."),
-    seed: int = typer.Option(0, "--seed", rich_help_panel=SHARED,
-                             help="Seed for sampling, few-shot draws and baselines (epoch k uses seed + k)."),
+    seed: Seed = 0,
     temperature: float | None = typer.Option(None, "--temperature", rich_help_panel=SHARED,
                                              help="Sampling temperature (default: 0 for agentic benchmarks, the "
                                              "reference's for questions)."),
     max_tokens: int | None = typer.Option(None, "--max-tokens", min=1, rich_help_panel=SHARED,
                                           help="Tokens per model reply (default: 1024 for agentic benchmarks, the "
                                           "reference's budget for questions)."),
-    n_gpu_layers: int = typer.Option(0, "--n-gpu-layers", rich_help_panel=SHARED,
-                                     help="llama-cpp: layers on the GPU (-1 all; CUDA build)."),
-    n_ctx: int = typer.Option(8192, "--n-ctx", min=512, rich_help_panel=SHARED,
-                              help="llama-cpp: context window in tokens."),
+    n_gpu_layers: NGpuLayers = 0,
+    n_ctx: NCtx = 8192,
     timeout: float = typer.Option(120.0, "--timeout", rich_help_panel=SHARED,
                                   help="API backends: seconds per request before a retry."),
-    cache: bool = typer.Option(True, "--cache/--no-cache", rich_help_panel=SHARED,
-                               help="Read and write the response cache."),
+    cache: UseCache = True,
     cache_path: Path | None = typer.Option(None, "--cache-path", rich_help_panel=SHARED,
                                            help="Response cache file (default $SHOPBENCH_HOME/cache/"
                                            "responses.sqlite)."),
@@ -81,21 +88,13 @@ def run(
                                             rich_help_panel=SHARED, help="Bearer token for --server."),
     verbose: bool = typer.Option(False, "--verbose", "-v", rich_help_panel=SHARED,
                                  help="Show failed episodes' tracebacks here too (they always go to run.log)."),
-    world: Path | None = typer.Option(None, "--world", rich_help_panel=AGENTIC,
-                                      help="World folder (default: the default world)."),
-    tasks: str | None = typer.Option(None, "--tasks", rich_help_panel=AGENTIC,
-                                     help="Task set of the world (default: generated; `official` needs a world "
-                                     "imported from the official corpus)."),
-    protocol: str | None = typer.Option(None, "--protocol", rich_help_panel=AGENTIC,
-                                        help="native (tool calling, default) or paper (<think>/<tool_call> text)."),
-    max_steps: int | None = typer.Option(None, "--max-steps", min=1, rich_help_panel=AGENTIC,
-                                         help="Steps per episode (default 30, the reference's)."),
-    items: Path | None = typer.Option(None, "--items", rich_help_panel=QUESTIONS,
-                                      help="Items file or folder (default: the benchmark's bundled items)."),
-    prompting: str | None = typer.Option(None, "--prompting", rich_help_panel=QUESTIONS,
-                                         help="Prompting mode (default: the benchmark's first, zero-shot)."),
-    shots: int | None = typer.Option(None, "--shots", min=0, rich_help_panel=QUESTIONS,
-                                     help="Few-shot demonstrations."),
+    world: World = None,
+    tasks: TaskSet = None,
+    protocol: Protocol = None,
+    max_steps: MaxSteps = None,
+    items: Items = None,
+    prompting: Prompting = None,
+    shots: Shots = None,
 ) -> None:
     """Run a model or baseline on a benchmark; results go to a run folder (score it with `shopbench score`).
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from benchmarks.registry import benchmark_names
+from shopbench.options import Embedder, Items, Prompting, World
 
 
 def register(app: typer.Typer) -> None:
@@ -14,19 +15,15 @@ def register(app: typer.Typer) -> None:
     def score(
         run_dir: Path | None = typer.Argument(None, help="Run directory (manifest.json + episodes/)."),
         json_out: Path | None = typer.Option(None, "--json", help="Write the full scores as JSON to this file."),
-        world: Path | None = typer.Option(None, "--world", help="ShoppingBench: world folder (default: the run's)."),
-        embedder: str | None = typer.Option(
-            None, "--embedder", help="Sentence-transformers model folder (default: bundled all-MiniLM-L6-v2)."
-        ),
+        world: World = None,
+        embedder: Embedder = None,
         benchmark: str | None = typer.Option(
             None, "--benchmark", help=f"Score --predictions for this benchmark ({', '.join(benchmark_names())})."
         ),
         predictions: Path | None = typer.Option(None, "--predictions", help="Predictions JSONL from any harness."),
         catalog: Path | None = typer.Option(None, "--catalog", help="ShoppingBench: catalog JSONL the ids refer to."),
-        items: Path | None = typer.Option(
-            None, "--items", help="Question benchmarks: the items the predictions answer."
-        ),
-        prompting: str | None = typer.Option(None, "--prompting", help="Question benchmarks: zero-shot, cot, ..."),
+        items: Items = None,
+        prompting: Prompting = None,
         agent: str | None = typer.Option(
             None, "--agent", help="A run folder holding several agents' episodes: score this one (KIND:NAME or NAME)."
         ),

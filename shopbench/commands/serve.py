@@ -10,8 +10,19 @@ from typing import Any
 import typer
 
 from mcp_server.http_limits import DEFAULT_MAX_SESSIONS, DEFAULT_REQUEST_TIMEOUT_S, DEFAULT_SESSION_IDLE_TIMEOUT_S
-from mcp_server.protocol import DEFAULT_MAX_STEPS
 from mcp_server.trajectory import AgentKind
+from shopbench.options import (
+    AgentKindOption,
+    AgentName,
+    Items,
+    MaxSteps,
+    Prompting,
+    Runs,
+    Seed,
+    Shots,
+    TaskSet,
+    World,
+)
 
 
 class Transport(StrEnum):
@@ -25,28 +36,21 @@ def register(app: typer.Typer) -> None:
         transport: Transport = typer.Option(Transport.stdio, "--transport", help="stdio (one client) or http."),
         host: str = typer.Option("127.0.0.1", "--host", help="HTTP bind address; beyond loopback needs --token."),
         port: int = typer.Option(8765, "--port", help="HTTP port (the endpoint is http://HOST:PORT/mcp)."),
-        world: Path | None = typer.Option(None, "--world", help="World folder (default: the default world)."),
-        tasks: str | None = typer.Option(None, "--tasks", help="Task set to serve (default: the world's generated "
-                                         "set; `official` needs an imported official world)."),
-        runs: Path | None = typer.Option(None, "--runs", help="Trajectory folder (default ./runs/serve-<time>); "
-                                         "several servers may share one."),
+        world: World = None,
+        tasks: TaskSet = None,
+        runs: Runs = None,
         token: str | None = typer.Option(None, "--token", envvar="SHOPBENCH_TOKEN",
                                          help="HTTP: require Authorization: Bearer TOKEN on every request."),
-        max_steps: int | None = typer.Option(None, "--max-steps", min=1,
-                                             help=f"Steps per episode (default {DEFAULT_MAX_STEPS})."),
+        max_steps: MaxSteps = None,
         benchmarks: list[str] = typer.Option(["shoppingbench"], "--benchmark",
                                              help="Benchmark to serve (repeatable); `shopbench run --help` lists "
                                              "the registered ones."),
-        items: Path | None = typer.Option(None, "--items", help="Question items file (one question benchmark)."),
-        prompting: str | None = typer.Option(None, "--prompting", help="Question prompt style (default: the "
-                                             "benchmark's first, e.g. zero-shot)."),
-        shots: int = typer.Option(0, "--shots", min=0, help="Demonstrations per question with --prompting "
-                                  "few-shot (drawn from the items the benchmark holds out)."),
-        seed: int = typer.Option(0, "--seed", help="Seed for the few-shot draws."),
-        agent_name: str | None = typer.Option(None, "--agent-name", help="Record episodes as played by this agent "
-                                              "(e.g. the model behind the client) unless the client names one."),
-        agent_kind: AgentKind | None = typer.Option(None, "--agent-kind", help="What plays, with --agent-name: "
-                                                    "model, human, mcp-client or baseline (default mcp-client)."),
+        items: Items = None,
+        prompting: Prompting = None,
+        shots: Shots = None,
+        seed: Seed = 0,
+        agent_name: AgentName = None,
+        agent_kind: AgentKindOption = None,
         max_sessions: int = typer.Option(DEFAULT_MAX_SESSIONS, "--max-sessions", min=1,
                                          help="HTTP: most open MCP sessions (each plays one episode at a time); "
                                          "one more is refused with 503 until a session closes or idles out."),
@@ -84,7 +88,7 @@ def register(app: typer.Typer) -> None:
         with stdout_to_stderr():
             try:
                 environment = open_environment(benchmarks, runs_dir=runs_dir, world=world, task_set=tasks,
-                                               items=items, prompting=prompting, shots=shots, seed=seed,
+                                               items=items, prompting=prompting, shots=shots or 0, seed=seed,
                                                max_steps=max_steps,
                                                agent_defaults=_agent_defaults(agent_name, agent_kind),
                                                single_client=transport is Transport.stdio)

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from shopbench.options import MODEL_SPECS, Concurrency, NCtx, NGpuLayers, Seed, TaskSet, UseCache
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -14,8 +16,7 @@ if TYPE_CHECKING:
     from mcp_server.search.product_index import ProductIndex
     from mcp_server.world import World
 
-WRITER_SPECS = ("Spec: llama-cpp:<file.gguf|smollm2>, openai:<model>, anthropic:<model>, "
-                "openai-compatible:<base url>#<model>.")
+WRITER_SPECS = f"Spec: {MODEL_SPECS}."
 
 world_app = typer.Typer(help="Build and inspect ShoppingBench worlds (catalog, index, task sets, knowledge corpus).",
                         no_args_is_help=True)
@@ -24,17 +25,17 @@ world_app = typer.Typer(help="Build and inspect ShoppingBench worlds (catalog, i
 @world_app.command("generate")
 def generate(
     products: int = typer.Option(5_000, "--products", min=1, help="Number of products."),
-    seed: int = typer.Option(0, "--seed", help="Random seed; the same seed gives the same world."),
+    seed: Seed = 0,
     out: Path = typer.Option(..., "--out", help="World folder to create."),
     tasks_per_intent: int = typer.Option(100, "--tasks-per-intent", min=1, help="Tasks per intent."),
     name: str | None = typer.Option(None, "--name", help="World name (default: the folder name)."),
     writer_model: str | None = typer.Option(
         None, "--writer-model", help="Rewrite the templated instructions with this model (Stage III of the paper); "
         "a rewrite is kept only if every constraint value survives. " + WRITER_SPECS),
-    concurrency: int = typer.Option(4, "--concurrency", "-c", min=1, help="Writer requests in flight at once."),
-    n_gpu_layers: int = typer.Option(0, "--n-gpu-layers", help="llama-cpp: layers on the GPU (-1 all)."),
-    n_ctx: int = typer.Option(8192, "--n-ctx", min=512, help="llama-cpp: context window in tokens."),
-    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the response cache."),
+    concurrency: Concurrency = 4,
+    n_gpu_layers: NGpuLayers = 0,
+    n_ctx: NCtx = 8192,
+    cache: UseCache = True,
 ) -> None:
     """Generate a world of any size (2.5M products is the paper's scale) with solvable tasks."""
     from mcp_server.world_build import generate_world
@@ -43,7 +44,7 @@ def generate(
         _check_spec(writer_model)
     world = generate_world(out, products=products, seed=seed, tasks_per_intent=tasks_per_intent, name=name)
     if writer_model is not None:
-        _rewrite(world.root, "generated", writer_model, concurrency, n_gpu_layers, n_ctx, no_cache)
+        _rewrite(world.root, "generated", writer_model, concurrency, n_gpu_layers, n_ctx, not cache)
     _show(world)
 
 
@@ -51,27 +52,31 @@ def generate(
 def rewrite(
     root: Path = typer.Argument(..., help="World folder."),
     writer_model: str = typer.Option(..., "--writer-model", help="The model that rewrites. " + WRITER_SPECS),
-    task_set: str = typer.Option("generated", "--tasks", help="Task set of the world to rewrite."),
-    concurrency: int = typer.Option(4, "--concurrency", "-c", min=1, help="Writer requests in flight at once."),
-    n_gpu_layers: int = typer.Option(0, "--n-gpu-layers", help="llama-cpp: layers on the GPU (-1 all)."),
-    n_ctx: int = typer.Option(8192, "--n-ctx", min=512, help="llama-cpp: context window in tokens."),
-    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the response cache."),
+    tasks: TaskSet = None,
+    concurrency: Concurrency = 4,
+    n_gpu_layers: NGpuLayers = 0,
+    n_ctx: NCtx = 8192,
+    cache: UseCache = True,
 ) -> None:
     """Rewrite a world's task instructions with a model (resumes where a killed run stopped; see rewrites.jsonl)."""
+    from mcp_server.world import GENERATED_SET
+
     world = _open(root)
+    task_set = tasks or GENERATED_SET
     if task_set == "official" or not (world.root / "tasks" / task_set).is_dir():
         typer.echo(f"error: no rewritable task set {task_set!r} in {world.root}", err=True)
         raise typer.Exit(1)
-    _rewrite(world.root, task_set, writer_model, concurrency, n_gpu_layers, n_ctx, no_cache)
+    _rewrite(world.root, task_set, writer_model, concurrency, n_gpu_layers, n_ctx, not cache)
     _show(world)
 
 
 def _check_spec(spec: str) -> None:
     """A writer spec that names no text model fails before the world is built."""
     from evaluators.models import backends, split_spec
+    from evaluators.players.baselines import find_baseline
 
     provider, _ = split_spec(spec)
-    if provider not in backends() or provider in ("random", "oracle"):
+    if provider not in backends() or find_baseline(provider) is not None:
         raise typer.BadParameter(f"{spec!r} names no text model. {WRITER_SPECS}", param_hint="--writer-model")
 
 
@@ -179,7 +184,7 @@ def _open(root: Path) -> World:
         raise typer.Exit(1) from None
 
 
-def _show(world) -> list[str]:
+def _show(world: World) -> list[str]:
     """Print the world's table; returns the task sets that could not be read, one line each (FILE:LINE: problem)."""
     from collections import Counter
 
