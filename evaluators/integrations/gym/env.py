@@ -87,12 +87,12 @@ def tool_list() -> list[dict[str, Any]]:
     return json.loads(_tools_json())
 
 
-def shared_sandbox(world: World) -> Sandbox:
-    """One Sandbox per world and process (envs of a vector env share the Lucene index)."""
-    key = str(world.root.resolve())
+def shared_sandbox(suite: ShoppingSuite) -> Sandbox:
+    """The suite's sandbox, one per world and process (envs of a vector env share the Lucene index)."""
+    key = str(suite.world.root.resolve())
     with _SANDBOXES_LOCK:
         if key not in _SANDBOXES:
-            _SANDBOXES[key] = Sandbox.for_world(world)
+            _SANDBOXES[key] = suite.open_sandbox()
         return _SANDBOXES[key]
 
 
@@ -127,9 +127,8 @@ class ShoppingBenchEnv(gym.Env[dict[str, str], Any]):
             [BENCHMARK], runs_dir=self.runs_dir, task_set=task_set, max_steps=max_steps,
             world=world if world is None or isinstance(world, World) else Path(world).expanduser(),
         )
-        assert environment.world is not None  # an agentic benchmark's environment holds its world
-        self.world, self.sandbox = environment.world, shared_sandbox(environment.world)
         self.suite = cast(ShoppingSuite, environment.suites[0])
+        self.world, self.sandbox = self.suite.world, shared_sandbox(self.suite)
         reason = self.suite.unavailable_reason()
         if reason:
             raise ValueError(reason)
