@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from pydantic import ValidationError
 
@@ -92,7 +93,7 @@ class RunIndex:
         return [episode for episode in self.episodes if episode.task_id == task_id]
 
 
-def _last_line(handle, size: int) -> bytes:
+def _last_line(handle: BinaryIO, size: int) -> bytes:
     """The last non-blank line of a file, reading backwards in chunks."""
     position, tail = size, b""
     while position > 0:

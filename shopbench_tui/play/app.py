@@ -11,7 +11,7 @@ from shopbench_tui.help import HelpScreen, current_keys
 from shopbench_tui.play.host import EpisodeScreen, PlayHost
 from shopbench_tui.play.screen_registry import play_screen_for
 from shopbench_tui.play.screens import ConfirmQuitScreen, EndScreen, TaskPickerScreen
-from shopbench_tui.scores import episode_scores, score_run
+from shopbench_tui.scores import EpisodeScore, episode_scores, score_run
 
 HELP_NOTES = (
     "Every action is one tool call of the episode (one step), recorded like an agent's. Search: fill the form, "
@@ -113,7 +113,7 @@ class PlayApp(PlayHost):
             score, note = None, f"not scored: {error}"
         self.call_from_thread(self._show_score, score, note)
 
-    def _show_score(self, score, note: str) -> None:
+    def _show_score(self, score: EpisodeScore | None, note: str) -> None:
         if isinstance(self.screen, EndScreen):
             self.screen.show_score(score, note)
 

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -410,7 +410,7 @@ class QuestionScreen(EpisodeScreen):
         else:
             self.query_one("#answer").focus()
 
-    def on_key(self, event) -> None:
+    def on_key(self, event: events.Key) -> None:
         if isinstance(self.focused, Input):
             return
         key = (event.character or "").upper()

@@ -6,6 +6,8 @@ third of the time to open an episode; a screen's own keys do not change, so a fi
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.binding import Binding
 from textual.widgets import Static
 
@@ -15,7 +17,7 @@ class KeyHints(Static):
     KeyHints { dock: bottom; height: 1; background: $panel; color: $text-muted; padding: 0 1; }
     """
 
-    def __init__(self, *sources: type, **kwargs) -> None:
+    def __init__(self, *sources: type, **kwargs: Any) -> None:
         """`sources`: classes whose BINDINGS to list (the screen, then the app), shown keys only."""
         hints = []
         for source in sources:

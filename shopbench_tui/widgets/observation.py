@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from rich.console import Group
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Static
 
 from shopbench_tui.observations import cell, classify
@@ -26,7 +29,7 @@ class ObservationView(VerticalScroll):
         super().__init__(**kwargs)
         self._initial = (observation, is_error)
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         observation, is_error = self._initial
         if observation is not None:
             yield from _widgets_for(observation, is_error)
@@ -37,7 +40,7 @@ class ObservationView(VerticalScroll):
         self.scroll_home(animate=False)
 
 
-def _widgets_for(observation: Any, is_error: bool):
+def _widgets_for(observation: Any, is_error: bool) -> Iterator[Widget]:
     view = classify(observation, is_error)
     if view.kind == "error":
         yield Static(Text("error: " + str(view.value)), classes="obs-error")

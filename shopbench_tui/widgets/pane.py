@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Container, Vertical
@@ -26,7 +28,7 @@ class EpisodePane(Vertical):
     EpisodePane.compact StepList { height: 10; }
     """
 
-    def __init__(self, summary: EpisodeSummary, label: str = "", **kwargs) -> None:
+    def __init__(self, summary: EpisodeSummary, label: str = "", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.summary, self.label = summary, label
         self.trajectory: Trajectory | None = None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,7 +23,7 @@ class StepList(DataTable):
     StepList { width: 1fr; height: 1fr; }
     """
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
 
     def show(self, trajectory: Trajectory) -> None:
@@ -46,7 +48,7 @@ class StepDetail(Vertical):
     StepDetail #step-arguments { height: auto; max-height: 8; }
     """
 
-    def __init__(self, step: StepEvent | None = None, **kwargs) -> None:
+    def __init__(self, step: StepEvent | None = None, **kwargs: Any) -> None:
         """`step`: shown from the start, composed in place (opening an episode then lays out once, not twice)."""
         super().__init__(**kwargs)
         self.step = step
