@@ -5,7 +5,7 @@ step at ~6,000 prompt tokens on 2 cores, with only each step's new turn evaluate
 The episode is the agent loop's message list, grown one step at a time exactly as the loop grows it: the model's
 tool call (as the backend parsed it) is appended, then the tool's observation, here a find_product page of 10
 product cards shaped like the sandbox's (about 700 tokens of JSON, ~450 once the backend
-renders it as a table). Decoding is grammar-constrained, as in a run.
+renders it as a table, as the agent protocol's observation hints say). Decoding is grammar-constrained, as in a run.
 
 Each line shows llama.cpp's prompt-evaluation and decoding rates (tokens per second, from its perf counters) and the
 threads the backend chose for the machine's load, and the CPU seconds the step used (with one thread, about what the
@@ -31,6 +31,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from evaluators.models import ChatMessage, GenerateConfig, ModelOptions, ToolSpec, get_model  # noqa: E402
+from evaluators.players.agent.observations import ObservationHints  # noqa: E402
 from mcp_server.tools import SHOPPING_TOOLS  # noqa: E402
 
 WORDS_TEXT = ("wireless bluetooth headphones noise cancelling over ear black stereo bass foldable travel case "
@@ -60,7 +61,7 @@ async def episode(spec: str, target: int) -> str:
     tools = [ToolSpec(name=s.name, description=s.description, parameters=s.arguments.model_json_schema())
              for s in SHOPPING_TOOLS.values()]
     started = time.perf_counter()
-    model = get_model(spec, ModelOptions(n_ctx=8192))
+    model = get_model(spec, ModelOptions(n_ctx=8192, hints=ObservationHints()))  # the agent protocol's, as in a run
     identity = model.identity()
     config = GenerateConfig(max_tokens=96, temperature=0.0, seed=0)
     messages = [ChatMessage(role="system", content="You are a shopping assistant. Find the product the user wants, "
