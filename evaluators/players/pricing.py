@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaluators.models.base import TokenUsage
+from evaluators.models.registry import split_spec
 
 
 @dataclass(frozen=True)
@@ -65,9 +66,10 @@ class PriceTable:
         return table
 
     def price_for(self, spec: str, model_name: str) -> Price | None:
-        if spec.split(":", 1)[0] in FREE_PROVIDERS:
+        provider, rest = split_spec(spec)
+        if provider in FREE_PROVIDERS:
             return Price(0.0, 0.0)
-        for name in (model_name, spec.split("#")[-1].split(":", 1)[-1]):
+        for name in (model_name, rest.split("#")[-1]):  # the provider's name for the model, else the spec's
             matches = [prefix for prefix in self.prices if name.startswith(prefix)]
             if matches:
                 return self.prices[max(matches, key=len)]
