@@ -202,3 +202,4 @@ async def test_episode_binding_reaches_a_baseline_inside_retry_and_cache_wrapper
     first = await bound.generate(CHAT, TOOLS)
     assert first.tool_calls[0].name == "find_product" and first.tool_calls[0].arguments["q"] == "A"
     assert wrapped.misses == 1  # counters are shared with the per-episode copy
+    wrapped.cache.close()  # its writer thread ends (a later test counts the cache's writer threads)
