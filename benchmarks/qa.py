@@ -19,10 +19,6 @@ from pydantic import BaseModel, Field
 Prompting = Literal["zero-shot", "few-shot", "cot", "cot-sc"]
 PROMPTINGS: tuple[Prompting, ...] = ("zero-shot", "few-shot", "cot", "cot-sc")
 
-BASELINES = ("random", "majority")
-"""Model specs that the question runner answers itself, without a model (benchmark-aware, seeded)."""
-
-
 class QuestionPrompt(BaseModel):
     """One question as it is sent to a model, with the decoding its reference used."""
 
