@@ -51,8 +51,11 @@ class AnthropicMessages:
                 messages += _user_turn(blocks, where)
             elif role == "assistant":
                 messages.append(_assistant_turn(blocks, where))
+            elif role == "system":  # Claude Code sends its environment notes as a system turn after the prompt
+                text = "\n\n".join(part_text(block, f"{where}.content[]", TEXT) for block in blocks)
+                messages.append(ChatMessage(role="system", content=text))
             else:
-                raise WireError(f"{where}.role must be user or assistant, got {role!r}")
+                raise WireError(f"{where}.role must be user, assistant or system, got {role!r}")
         tools, other = offered_tools(body.get("tools"), _function)
         return WireRequest(
             messages=messages,
@@ -63,7 +66,7 @@ class AnthropicMessages:
             model=str(body.get("model", "")),
         )
 
-    def render(self, reply: WireReply) -> dict[str, Any]:
+    def render(self, reply: WireReply, request: WireRequest) -> dict[str, Any]:
         return {
             "id": reply.response_id,
             "type": "message",
@@ -76,7 +79,7 @@ class AnthropicMessages:
         }
 
     def events(self, reply: WireReply, request: WireRequest) -> bytes:
-        start = {**self.render(reply), "content": [], "stop_reason": None,
+        start = {**self.render(reply, request), "content": [], "stop_reason": None,
                  "usage": {**_usage(reply), "output_tokens": 0}}
         chunks = [sse({"type": "message_start", "message": start}, "message_start")]
         for index, block in enumerate(_content(reply)):

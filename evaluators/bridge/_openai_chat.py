@@ -46,7 +46,7 @@ class OpenAIChat:
             include_usage=bool(expect(options, dict, "stream_options").get("include_usage")),
         )
 
-    def render(self, reply: WireReply) -> dict[str, Any]:
+    def render(self, reply: WireReply, request: WireRequest) -> dict[str, Any]:
         message: dict[str, Any] = {"role": "assistant", "content": reply.text or None, "refusal": None}
         if reply.calls:
             message["tool_calls"] = [_call(call) for call in reply.calls]
@@ -94,7 +94,8 @@ def _message(turn: Any, where: str) -> ChatMessage:
     role = expect(turn, dict, where).get("role")
     content = turn.get("content")
     if isinstance(content, list):
-        content = "".join(part_text(part, f"{where}.content[]", TEXT) for part in content)
+        content = ("" if role == "assistant" else "\n\n").join(part_text(part, f"{where}.content[]", TEXT)
+                                                                 for part in content)
     text = expect(content or "", str, f"{where}.content")
     if role in ("system", "developer"):
         return ChatMessage(role="system", content=text)

@@ -1,7 +1,9 @@
 """OpenAI Responses (`POST /v1/responses`), as Codex and the `openai` SDK speak it.
 
 The bridge keeps no conversation: a request sends the whole input (`store: false`, as Codex does against any
-provider but OpenAI's own), so `previous_response_id` is refused in one line. Reasoning items are dropped. Streams
+provider but OpenAI's own), so `previous_response_id` is refused in one line. Reasoning items are dropped. A
+namespace of tools (Codex offers each MCP server's tools as one, `mcp__shopbench`) is read as flat names
+`<namespace>__<tool>`, and calls to them are written back with their `namespace`. Streams
 are the typed events the SDK's `responses.stream()` accumulates and Codex reads: response.created, per output item
 added / deltas / done, response.completed with the usage.
 """
@@ -42,9 +44,10 @@ class OpenAIResponses:
             messages.append(ChatMessage(role="system", content=expect(body["instructions"], str, "instructions")))
         raw = body.get("input")
         items = [{"role": "user", "content": raw}] if isinstance(raw, str) else expect(raw, list, "input")
+        namespaced: dict[str, tuple[str, str]] = {}
+        tools, other = offered_tools(_flat_tools(body.get("tools"), namespaced), _function)
         for index, item in enumerate(items):
             _read_item(messages, expect(item, dict, f"input[{index}]"), f"input[{index}]")
-        tools, other = offered_tools(body.get("tools"), _function)
         return WireRequest(
             messages=messages,
             tools=tools,
@@ -52,17 +55,18 @@ class OpenAIResponses:
             config=decoding(body, ("max_output_tokens",), None),
             stream=bool(body.get("stream")),
             model=str(body.get("model", "")),
+            namespaced=namespaced,
         )
 
-    def render(self, reply: WireReply) -> dict[str, Any]:
-        return _response(reply, "completed", _items(reply))
+    def render(self, reply: WireReply, request: WireRequest) -> dict[str, Any]:
+        return _response(reply, "completed", _items(reply, request))
 
     def events(self, reply: WireReply, request: WireRequest) -> bytes:
         events: list[dict[str, Any]] = [
             {"type": "response.created", "response": _response(reply, "in_progress", [])},
             {"type": "response.in_progress", "response": _response(reply, "in_progress", [])},
         ]
-        for index, item in enumerate(_items(reply)):
+        for index, item in enumerate(_items(reply, request)):
             at = {"output_index": index, "item_id": item["id"]}
             if item["type"] == "message":
                 text = item["content"][0]["text"]
@@ -84,7 +88,7 @@ class OpenAIResponses:
                      "arguments": item["arguments"]},
                 ]
             events.append({"type": "response.output_item.done", "output_index": index, "item": item})
-        events.append({"type": "response.completed", "response": self.render(reply)})
+        events.append({"type": "response.completed", "response": self.render(reply, request)})
         return b"".join(sse({**event, "sequence_number": n}, event["type"]) for n, event in enumerate(events))
 
     def error(self, status: int, message: str) -> dict[str, Any]:
@@ -106,9 +110,9 @@ def _read_item(messages: list[ChatMessage], item: dict[str, Any], where: str) ->
     kind = item.get("type", "message")
     if kind == "message":
         content = item.get("content")
-        text = content if isinstance(content, str) else "".join(
-            part_text(part, f"{where}.content[]", TEXT) for part in expect(content, list, f"{where}.content"))
         role = item.get("role")
+        text = content if isinstance(content, str) else ("" if role == "assistant" else "\n\n").join(
+            part_text(part, f"{where}.content[]", TEXT) for part in expect(content, list, f"{where}.content"))
         if role in ("system", "developer"):
             messages.append(ChatMessage(role="system", content=text))
         elif role in ("user", "assistant"):
@@ -116,8 +120,10 @@ def _read_item(messages: list[ChatMessage], item: dict[str, Any], where: str) ->
         else:
             raise WireError(f"{where}.role must be system, developer, user or assistant, got {role!r}")
     elif kind == "function_call":
-        call = ToolCall(id=expect(item.get("call_id"), str, f"{where}.call_id"),
-                        name=expect(item.get("name"), str, f"{where}.name"),
+        name = expect(item.get("name"), str, f"{where}.name")
+        if item.get("namespace"):
+            name = f"{expect(item['namespace'], str, f'{where}.namespace')}__{name}"
+        call = ToolCall(id=expect(item.get("call_id"), str, f"{where}.call_id"), name=name,
                         arguments=parse_arguments(item.get("arguments"), f"{where}.arguments"))
         last = messages[-1] if messages else None
         if last is not None and last.role == "assistant":  # one turn's calls follow its text as separate items
@@ -134,17 +140,34 @@ def _read_item(messages: list[ChatMessage], item: dict[str, Any], where: str) ->
         raise WireError(f"{where}.type {kind!r} is not supported (messages, function calls and their outputs are)")
 
 
-def _items(reply: WireReply) -> list[dict[str, Any]]:
+def _flat_tools(raw: Any, namespaced: dict[str, tuple[str, str]]) -> list[Any]:
+    """The tool list with each namespace's function tools lifted out under `<namespace>__<tool>` names."""
+    flat: list[Any] = []
+    for index, tool in enumerate(expect(raw or [], list, "tools")):
+        if not (isinstance(tool, dict) and tool.get("type") == "namespace"):
+            flat.append(tool)
+            continue
+        space = expect(tool.get("name"), str, f"tools[{index}].name")
+        for inner in expect(tool.get("tools") or [], list, f"tools[{index}].tools"):
+            where = f"tools[{index}].tools[]"
+            name = expect(expect(inner, dict, where).get("name"), str, f"{where}.name")
+            namespaced[f"{space}__{name}"] = (space, name)
+            flat.append({**inner, "name": f"{space}__{name}"})
+    return flat
+
+
+def _items(reply: WireReply, request: WireRequest) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     if reply.text:
         part = {"type": "output_text", "text": reply.text, "annotations": [], "logprobs": []}
         items.append({"type": "message", "id": f"msg_{reply.response_id}", "status": "completed", "role": "assistant",
                       "content": [part]})
-    items += [
-        {"type": "function_call", "id": f"fc_{reply.response_id}_{index}", "call_id": call.id, "name": call.name,
-         "arguments": dumps(call.arguments), "status": "completed"}
-        for index, call in enumerate(reply.calls)
-    ]
+    for index, call in enumerate(reply.calls):
+        item = {"type": "function_call", "id": f"fc_{reply.response_id}_{index}", "call_id": call.id,
+                "name": call.name, "arguments": dumps(call.arguments), "status": "completed"}
+        if call.name in request.namespaced:
+            item["namespace"], item["name"] = request.namespaced[call.name]
+        items.append(item)
     return items
 
 

@@ -100,6 +100,9 @@ class ModelBridge:
     """Costs each call (the run's price table); without one, every call's cost is unknown (None)."""
     server_name: str = SERVER_NAME
     """The name the agent's MCP config gives the shopbench server (its tools' prefix)."""
+    server_tools: frozenset[str] | None = None
+    """The shopbench server's tool names (its tools/list), for agents that list MCP tools unprefixed (qwen-code);
+    None recognises only names under `server_name`'s prefix."""
     keepalive_s: float = 5.0
     episodes: dict[str, BridgeEpisode] = field(default_factory=dict)
     url: str = ""
@@ -207,7 +210,7 @@ class _Exchange:
     def __init__(self, bridge: ModelBridge, episode: BridgeEpisode, wire: WireFormat, asked: WireRequest,
                  began: float) -> None:
         self.bridge, self.episode, self.wire, self.asked, self.began = bridge, episode, wire, asked, began
-        self.names = ToolNames(asked.tools, server=bridge.server_name)
+        self.names = ToolNames(asked.tools, server=bridge.server_name, canonical=bridge.server_tools)
 
     async def answer(self) -> Response:
         messages = self.names.canonical_messages(name_tool_results(self.asked.messages))
@@ -228,7 +231,7 @@ class _Exchange:
             reply = self._reply(output)
             if self.asked.stream:
                 return Response(self.wire.events(reply, self.asked), media_type="text/event-stream")
-            return Response(dumps(self.wire.render(reply)), media_type="application/json")
+            return Response(dumps(self.wire.render(reply, self.asked)), media_type="application/json")
         finally:
             if not streamed:
                 task.cancel()  # the agent hung up: its call is not worth finishing

@@ -14,18 +14,17 @@ from collections.abc import Iterable
 
 from evaluators.models import ChatMessage, ToolCall, ToolSpec
 from mcp_server.protocol import SERVER_NAME
-from mcp_server.qa_suites import QUESTION_TOOLS
-from mcp_server.tools import SHOPPING_TOOLS
-
-SHOPBENCH_TOOLS = frozenset({*SHOPPING_TOOLS, *QUESTION_TOOLS, "list_tasks", "start_task"})
-"""Every tool name the shopbench server lists."""
 
 
 class ToolNames:
-    """The offered ↔ canonical map of one request's tool list."""
+    """The offered ↔ canonical map of one request's tool list.
+
+    `canonical` is the shopbench server's own tool list (what its `tools/list` returns): with it, a bare name is
+    recognised too, and a prefixed name only when the server has that tool. Without it, only names under the
+    server's prefix are recognised, whatever follows the prefix."""
 
     def __init__(self, offered: Iterable[ToolSpec], *, server: str = SERVER_NAME,
-                 canonical: frozenset[str] = SHOPBENCH_TOOLS) -> None:
+                 canonical: frozenset[str] | None = None) -> None:
         pattern = re.compile(rf"^(?:mcp[_-]{{1,2}})?{re.escape(server)}(?:__|[_\-./:])(?P<tool>.+)$")
         self.model_tools: list[ToolSpec] = []
         """The shopbench tools under their canonical names, in the order offered."""
@@ -36,9 +35,9 @@ class ToolNames:
         bare: list[ToolSpec] = []
         for spec in offered:
             match = pattern.match(spec.name)
-            if match and match["tool"] in canonical:
+            if match and (canonical is None or match["tool"] in canonical):
                 self._add(spec, match["tool"])
-            elif spec.name in canonical:
+            elif canonical is not None and spec.name in canonical:
                 bare.append(spec)
             else:
                 self.hidden.append(spec.name)

@@ -37,6 +37,9 @@ class WireRequest:
     """Offered tools that are not functions (provider-side web search, freeform tools): never shown to a model."""
     include_usage: bool = False
     """OpenAI Chat streaming: send a final usage chunk (`stream_options.include_usage`)."""
+    namespaced: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """OpenAI Responses: a tool offered inside a namespace (Codex puts each MCP server's tools in one, e.g.
+    `mcp__shopbench`) is named `<namespace>__<tool>` here; this maps that name back to (namespace, tool)."""
 
 
 @dataclass
@@ -54,7 +57,7 @@ class WireFormat(Protocol):
 
     def parse(self, body: dict[str, Any]) -> WireRequest: ...
 
-    def render(self, reply: WireReply) -> dict[str, Any]: ...
+    def render(self, reply: WireReply, request: WireRequest) -> dict[str, Any]: ...
 
     def events(self, reply: WireReply, request: WireRequest) -> bytes:
         """The whole reply as the SSE stream the format's SDK reads."""
