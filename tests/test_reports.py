@@ -54,8 +54,9 @@ def test_report_compares_a_model_run_with_a_human_run(tmp_path, official):
     assert "| product | human | alice | 4 | 1.000 [1.000, 1.000] | 1.000 [0.510, 1.000] |" in markdown
     assert "| overall | human | alice | 4 | partial: 4 of 5 tasks | – |" in markdown
     assert "| overall | model | llama-cpp:smollm2 | 5 | 0.250 [" in markdown  # complete: mean over 2 intents
-    assert "compared on the 4 tasks both runs played; left out: 1 played only by llama-cpp:smollm2 (of 5), " \
-           "0 played only by alice (of 4)" in markdown
+    # the human is paired against the baseline, the only model run (A = the run, B = the baseline)
+    assert "compared on the 4 tasks both runs played; left out: 0 played only by alice (of 4), 1 played only by " \
+           "llama-cpp:smollm2 (of 5)" in markdown
     names = sorted(p.name for p in files.plots)
     assert names == ["shoppingbench_ASR.png", "shoppingbench_CAR.png", "shoppingbench_humans_vs_models.png",
                      "shoppingbench_paired_ASR.png"]

@@ -14,23 +14,31 @@ def register(app: typer.Typer) -> None:
     def report(
         runs: list[Path] = typer.Argument(..., help="Run directories to compare."),
         out: Path = typer.Option(Path("report"), "--out", help="Folder for report.md, report.html and the plots."),
+        baseline: str | None = typer.Option(
+            None, "--baseline", help="The run every other run is paired against: its folder, or its agent's name "
+            "(default: the best-covered model run; the report names the one chosen)."),
+        all_pairs: bool = typer.Option(False, "--all-pairs", help="Also compare every pair of runs, as a matrix."),
         world: World = None,
         embedder: Embedder = None,
     ) -> None:
-        """Per-group rates with intervals, failure categories, tokens and cost; humans vs models when given.
+        """A leaderboard, one figure per metric with every run, each run against a baseline; per-group rates with
+        intervals, failure categories, tokens and cost; humans vs models when given.
 
         Exits 1 when some episode files could not be read (each is named, with its line; the report says so too).
+
+        Example: shopbench report runs/gpt-4.1 runs/qwen3 runs/human-ana --baseline runs/gpt-4.1 --all-pairs
         """
         from evaluators.results.episodes import unreadable_lines
         from evaluators.results.reports import load_runs, write_report
+        from evaluators.results.reports.baseline import BaselineError
         from evaluators.results.scoring import ScoreOptions, UnknownBenchmarkError
 
         try:
             scored = load_runs(runs, ScoreOptions(world=world, embedder=embedder))
-        except (UnknownBenchmarkError, OSError, ValueError) as error:
+            files = write_report(scored, out, baseline=baseline, pairs=all_pairs)
+        except (UnknownBenchmarkError, BaselineError, OSError, ValueError) as error:
             typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
             raise typer.Exit(2) from None
-        files = write_report(scored, out)
         typer.echo(f"report: {files.markdown} and {files.html}")
         for plot in files.plots:
             typer.echo(f"plot: {plot}")

@@ -1,27 +1,37 @@
 """`shopbench report`: compare scored runs in a Markdown and an HTML report with PNG plots.
 
 Each run is scored through the scorer registry (so any benchmark with a scorer can be reported), then the same
-tables are written twice (report.md for reading in a repository, report.html for a browser) next to the plots.
+tables are written twice (report.md for reading in a repository, report.html for a browser) next to the plots, in the
+order a reader looks: the leaderboard of each benchmark, its figures (one per metric, every run in it), each run
+paired against the baseline (and all pairs as a matrix, when asked), then the details (runs, every group's numbers,
+grader audit, failure categories, tokens and cost).
 """
 
 from __future__ import annotations
 
 import html
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.jsonl import write_text_atomic
-from evaluators.results.reports.compare import Comparison, compare, compared_metrics
-from evaluators.results.reports.plots import humans_vs_models, paired_differences, rate_panels
+from evaluators.results.reports.baseline import (
+    Baseline,
+    against_baseline,
+    all_pairs,
+    baseline_tables,
+    choose_baselines,
+    matrix_table,
+)
+from evaluators.results.reports.compare import Comparison, compared_metrics
+from evaluators.results.reports.leaderboard import Leaderboard, leaderboards
+from evaluators.results.reports.plots import humans_vs_models, paired_differences, pairs_plot, rate_plot
 from evaluators.results.reports.tables import (
     ReportTable,
     ScoredRun,
     assess_coverage,
     audit_table,
-    comparison_tables,
     failure_table,
-    kind_order,
     metric_tables,
     runs_table,
     usage_table,
@@ -30,9 +40,12 @@ from evaluators.results.scoring import ScoreOptions, score_run
 from mcp_server.trajectory import read_manifest
 
 _STYLE = (
-    "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
+    "body{font-family:sans-serif;max-width:1400px;margin:2em auto;padding:0 1em}"
     "table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:right}"
-    "td:first-child,th:first-child{text-align:left}.note{color:#666}img{max-width:100%}"
+    "td:first-child,th:first-child{text-align:left}.note{color:#666}img{max-width:100%}.wide{overflow-x:auto}"
+    "table.leaderboard td:nth-child(2){font-weight:bold;text-align:left}"
+    "tr.kind-human{background:#fdebd9}tr.kind-baseline{background:#eeeeee;color:#444}"
+    "tr.kind-mcp-client{background:#f8e3f1}"
 )
 
 
@@ -55,80 +68,110 @@ def load_runs(run_dirs: list[Path], options: ScoreOptions | None = None) -> list
     return runs
 
 
-MAX_PAIRS = 6
-"""A report with more runs compares each pair up to this many (the first runs, grouped by kind)."""
+def pairwise(runs: list[ScoredRun], baseline: str | None = None) -> list[Comparison]:
+    """Each run paired with its benchmark's baseline (the run `baseline` names, else the best-covered model run) on
+    the tasks both played."""
+    return against_baseline(runs, choose_baselines(runs, baseline))
 
 
-def pairwise(runs: list[ScoredRun]) -> list[Comparison]:
-    """Paired comparisons of every two runs of the same benchmark (models first, baselines last)."""
-    comparisons: list[Comparison] = []
-    ordered = kind_order(runs)
-    for i, a in enumerate(ordered):
-        for b in ordered[i + 1:]:
-            if a.result.benchmark == b.result.benchmark and len(comparisons) < MAX_PAIRS:
-                comparisons.append(compare(a.result, b.result, a.label, b.label))
-    return comparisons
+Block = ReportTable | Path
+"""What a report shows, in order: a table, or a plot."""
 
 
 def write_report(runs: list[ScoredRun], out_dir: Path, *, sizes: dict[tuple[str, str | None], int | None] | None = None,
-                 ) -> ReportFiles:
+                 baseline: str | None = None, pairs: bool = False) -> ReportFiles:
     """Write report.md, report.html and the plots into out_dir. `sizes` ((benchmark, task set) → number of tasks)
-    overrides the task-set sizes looked up for the coverage check."""
+    overrides the task-set sizes looked up for the coverage check; `baseline` names the run every other is paired
+    with (BaselineError when it names none, or several); `pairs` adds all pairs as a matrix."""
     if not runs:
         raise ValueError("a report needs at least one run")
+    baselines = choose_baselines(runs, baseline)  # a bad --baseline is refused before anything is written
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     assess_coverage(runs, sizes)
-    comparisons = pairwise(runs)
-    tables: list[ReportTable] = [runs_table(runs), *metric_tables(runs), *comparison_tables(comparisons)]
-    for extra in (audit_table(runs), failure_table(runs)):
-        if extra is not None:
-            tables.append(extra)
-    tables.append(usage_table(runs))
+    comparisons = against_baseline(runs, baselines)
+    boards = leaderboards(runs)
+    blocks: list[Block] = [board.table() for board in boards]
+    for board in boards:
+        blocks += _benchmark_plots(board.runs, comparisons, out_dir)
+    blocks += baseline_tables(comparisons, baselines)
+    if pairs:
+        blocks += _pairs(boards, out_dir)
+    blocks.append(runs_table(runs))
+    blocks += metric_tables(runs)
+    blocks += [extra for extra in (audit_table(runs), failure_table(runs)) if extra is not None]
+    blocks.append(usage_table(runs))
 
-    plots = []
-    for benchmark in dict.fromkeys(run.result.benchmark for run in runs):
-        mine = [run for run in runs if run.result.benchmark == benchmark]
-        for metric in compared_metrics(mine[0].result):
-            plots.append(rate_panels(mine, metric, out_dir / f"{benchmark}_{metric}.png"))
-        if any(run.is_human for run in mine) and any(not run.is_human for run in mine):
-            plots.append(humans_vs_models(mine, out_dir / f"{benchmark}_humans_vs_models.png"))
-        pairs = [c for c in comparisons if c.benchmark == benchmark and c.shared]
-        if pairs:
-            metric = mine[0].result.primary_metric
-            plots.append(paired_differences(pairs, out_dir / f"{benchmark}_paired_{metric}.png", metric))
-
-    notes = _notes(runs)
+    notes = _notes(runs, baselines)
     markdown = ["# shopbench report", "", *notes, ""]
-    markdown += [table.markdown() for table in tables]
-    markdown += [f"![{plot.stem}]({plot.name})\n" for plot in plots]
+    markdown += [_markdown(block) for block in blocks]
     markdown_path = out_dir / "report.md"
     write_text_atomic(markdown_path, "\n".join(markdown))
 
     body = ["<h1>shopbench report</h1>", *(f"<p>{html.escape(n)}</p>" for n in notes)]
-    body += [table.html() for table in tables]
-    body += [f"<h3>{html.escape(plot.stem)}</h3><img src='{html.escape(plot.name)}' alt='{html.escape(plot.stem)}'>"
-             for plot in plots]
+    body += [_html(block) for block in blocks]
     html_path = out_dir / "report.html"
     write_text_atomic(html_path,
                       f"<!doctype html><html><head><meta charset='utf-8'><title>shopbench report</title>"
                       f"<style>{_STYLE}</style></head><body>{''.join(body)}</body></html>\n")
-    return ReportFiles(markdown_path, html_path, plots)
+    return ReportFiles(markdown_path, html_path, [block for block in blocks if isinstance(block, Path)])
 
 
-def _notes(runs: list[ScoredRun]) -> list[str]:
+def _benchmark_plots(mine: list[ScoredRun], comparisons: list[Comparison], out_dir: Path) -> list[Path]:
+    """One benchmark's figures: each compared metric, humans vs the others (when both are there), the baseline
+    comparison of its primary metric."""
+    benchmark = mine[0].result.benchmark
+    plots = [rate_plot(mine, metric, out_dir / f"{benchmark}_{metric}.png") for metric in compared_metrics(
+        mine[0].result)]
+    if any(run.is_human for run in mine) and any(not run.is_human for run in mine):
+        plots.append(humans_vs_models(mine, out_dir / f"{benchmark}_humans_vs_models.png"))
+    paired = [c for c in comparisons if c.benchmark == benchmark and c.shared]
+    if paired:
+        metric = mine[0].result.primary_metric
+        plots.append(paired_differences(paired, out_dir / f"{benchmark}_paired_{metric}.png", metric, mine))
+    return plots
+
+
+def _pairs(boards: list[Leaderboard], out_dir: Path) -> list[Block]:
+    """All pairs of each benchmark's runs: a matrix table and figure of the primary metric."""
+    blocks: list[Block] = []
+    for board in boards:
+        if len(board.runs) < 2:
+            continue
+        found = all_pairs(board.runs)
+        metric = board.metric
+        blocks.append(matrix_table(board.runs, found, metric))
+        blocks.append(pairs_plot(board.runs, found, metric, out_dir / f"{board.benchmark}_pairs_{metric}.png"))
+    return blocks
+
+
+def _markdown(block: Block) -> str:
+    return block.markdown() if isinstance(block, ReportTable) else f"![{block.stem}]({block.name})\n"
+
+
+def _html(block: Block) -> str:
+    if isinstance(block, ReportTable):
+        return block.html()
+    return f"<h3>{html.escape(block.stem)}</h3><img src='{html.escape(block.name)}' alt='{html.escape(block.stem)}'>"
+
+
+def _notes(runs: list[ScoredRun], baselines: dict[str, Baseline]) -> list[str]:
     notes = ["Intervals are 95% percentile bootstrap intervals over tasks (10,000 resamples, seed 0); binary rates "
              "also get a Wilson score interval. Paired comparisons use only the tasks both runs played "
              "(paired bootstrap of A − B; exact McNemar test on the discordant tasks)."]
+    notes += [baseline.text() for baseline in baselines.values() if len(runs) > 1]
     for run in runs:
         if run.result.unreadable:
             notes.append(f"{run.label}: {len(run.result.unreadable)} of {run.result.episode_files} episode files "
                          "could not be read and are not scored: " + "; ".join(run.result.unreadable))
     partial = [run for run in runs if run.coverage is not None and not run.coverage.complete]
     if partial:
-        notes.append("Runs cover different task sets: " + "; ".join(
-            f"{run.label}: {run.coverage.text()}" for run in partial if run.coverage)
-            + ". Their overall is not printed; compare them with the paired tables.")
+        by_coverage: dict[str, list[str]] = defaultdict(list)
+        for run in partial:
+            by_coverage[run.coverage.text() if run.coverage else ""].append(run.label)
+        notes.append("Runs that cover only part of their task set (their overall is not printed; the leaderboard "
+                     "ranks them on the tasks all runs played, and the paired tables compare them): " + "; ".join(
+                         f"{', '.join(labels)}: {text}" for text, labels in by_coverage.items()) + ".")
     embedders = {embedder for run in runs if (embedder := getattr(run.result, "embedder", None)) is not None}
     for embedder in sorted(embedders):
         reference = next(getattr(r.result, "reference_embedder", "") for r in runs

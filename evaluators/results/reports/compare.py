@@ -94,7 +94,7 @@ class GroupComparison(BaseModel):
     """Exact McNemar test; None when the outcomes are not one binary success per task."""
 
     def row(self) -> list[str]:
-        return [self.group, str(self.n), _num(self.a), _num(self.b), _signed(self.difference),
+        return [self.group, str(self.n), _num(self.a), _num(self.b), signed_text(self.difference),
                 self.mcnemar.text() if self.mcnemar else "–"]
 
 
@@ -234,7 +234,7 @@ def _num(value: float | None) -> str:
     return "–" if value is None else f"{value:.3f}"
 
 
-def _signed(interval: Interval) -> str:
+def signed_text(interval: Interval) -> str:
     if interval.value is None:
         return "–"
     if interval.low is None or interval.high is None:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchmarks.registry import OVERALL_AS_SCORED
 from evaluators.results.reports.compare import Comparison, TaskOutcome, aggregation, item_metrics, outcomes, per_task
-from evaluators.results.reports.reading import reader_for, registered
+from evaluators.results.reports.reading import Outcome, reader_for, registered
 from evaluators.results.scoring import MetricRow, ScoreResult
 from evaluators.results.shoppingbench.failure import CATEGORIES
 from evaluators.results.stats import Interval, wilson_ci
@@ -98,6 +98,25 @@ class ScoredRun:
         """The task set the episodes played (as their scores name it, when they name one; else the manifest's)."""
         return reader_for(self.result).task_set(self.result) or self.manifest.task_set
 
+    @property
+    def epochs(self) -> int:
+        """The most episodes one task of the primary metric was played in."""
+        tasks = self.task_outcomes(self.result.primary_metric)
+        return max((outcome.epochs for outcome in tasks.values()), default=1)
+
+    def successes(self, metric: str) -> dict[str, tuple[int, int]]:
+        """Task → (tries, successes) for tasks whose every episode has a binary outcome (what pass^k counts)."""
+        by_task: dict[str, list[Outcome]] = defaultdict(list)
+        for outcome in outcomes(self.result, metric):
+            by_task[outcome.task].append(outcome)
+        return {task: (len(found), int(sum(o.value for o in found))) for task, found in by_task.items()
+                if all(o.binary for o in found)}
+
+    @cached_property
+    def usage(self) -> dict[str, Any]:
+        """Tokens, cost, latency, wall time and steps over the run's finished episodes (`usage_totals`)."""
+        return usage_totals(self.run_dir)
+
     def unfinished(self) -> int:
         unfinished = getattr(self.result, "unfinished", None)
         if unfinished is not None:
@@ -141,6 +160,10 @@ class ReportTable:
     headers: list[str]
     rows: list[list[str]] = field(default_factory=list)
     note: str = ""
+    css_class: str = ""
+    """The HTML table's class (the leaderboard's: "leaderboard")."""
+    row_classes: list[str] = field(default_factory=list)
+    """Each HTML row's class (the leaderboard's: "kind-human", ..., so kinds read apart)."""
 
     def markdown(self) -> str:
         lines = [f"### {self.title}", ""]
@@ -153,9 +176,14 @@ class ReportTable:
 
     def html(self) -> str:
         head = "".join(f"<th>{html.escape(h)}</th>" for h in self.headers)
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in self.rows)
+        classes = self.row_classes or [""] * len(self.rows)
+        body = "".join((f"<tr class='{html.escape(css)}'>" if css else "<tr>")
+                       + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+                       for row, css in zip(self.rows, classes, strict=True))
         note = f"<p class='note'>{html.escape(self.note)}</p>" if self.note else ""
-        table = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        table_class = f" class='{html.escape(self.css_class)}'" if self.css_class else ""
+        table = (f"<div class='wide'><table{table_class}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+                 "</div>")
         return f"<h3>{html.escape(self.title)}</h3>{table}{note}"
 
 
@@ -212,7 +240,7 @@ def task_metrics(result: Any) -> dict[str, str]:
     return {task: " / ".join(sorted(names)) for task, names in metrics.items()}
 
 
-def _wilson_by_group(run: ScoredRun, metric: str) -> dict[str, Interval]:
+def wilson_by_group(run: ScoredRun, metric: str) -> dict[str, Interval]:
     """Wilson intervals for the groups whose outcomes are one binary success per task (and pooled, "overall");
     worked out once per run and metric."""
     if metric not in run._wilson:
@@ -252,7 +280,7 @@ def metric_tables(runs: list[ScoredRun]) -> list[ReportTable]:
         for metric in metrics:
             groups = list(dict.fromkeys(group for rows in rows_by_run for group, m in rows if m == metric))
             groups = [g for g in groups if g != "overall"] + [g for g in groups if g == "overall"]
-            wilson = [_wilson_by_group(run, metric) for run in mine]
+            wilson = [wilson_by_group(run, metric) for run in mine]
             counts = [_counts_by_group(run, metric) for run in mine]
             headers = ["group", "kind", "run", "n", f"{metric} [95% bootstrap]", "Wilson 95%"]
             if per_item:
@@ -353,7 +381,7 @@ def usage_table(runs: list[ScoredRun]) -> ReportTable:
                              "time summed over an episode's calls; wall time runs from the episode's start to its "
                              "end (a human's thinking time included).")
     for run in kind_order(runs):
-        totals = usage_totals(run.run_dir)
+        totals = run.usage
         episodes = totals["episodes"]
         successes = sum(run.result.episode_success().values())
         cost = totals["cost_usd"]
@@ -362,8 +390,8 @@ def usage_table(runs: list[ScoredRun]) -> ReportTable:
             run.kind,
             str(episodes),
             f"{totals['steps'] / episodes:.1f}" if episodes else "–",
-            _count(totals["input_tokens"]),
-            _count(totals["output_tokens"]),
+            usage_count(totals["input_tokens"]),
+            usage_count(totals["output_tokens"]),
             "–" if cost is None else f"{cost:.4f}",
             "–" if cost is None or not successes else f"{cost / successes:.4f}",
             _per(totals["latency_s"], episodes),
@@ -376,5 +404,5 @@ def _per(total: float | None, episodes: int) -> str:
     return "–" if total is None or not episodes else f"{total / episodes:.2f}"
 
 
-def _count(value: float | None) -> str:
+def usage_count(value: float | None) -> str:
     return "–" if value is None else f"{int(value):,}"
