@@ -210,3 +210,18 @@ async def test_scripted_baselines_play_through_the_agents_tool_names(prefix):
             assert call.name == f"{prefix}find_product", spec
             assert isinstance(call.input, dict) and call.input.get("q"), spec
             assert episode.ledger.calls[0].hidden_tools == ("Read",)
+
+
+async def test_keep_alive_calls_do_not_wait_for_delayed_acks():
+    """Agents keep one connection open; a server socket without TCP_NODELAY made every call after the first wait
+    for the client's delayed ACK (40 ms on Linux: 10 calls took over 360 ms, now a few ms)."""
+    async with ModelBridge() as bridge:
+        episode = bridge.open_episode(Fixed(ModelOutput(text="hi")))
+        async with httpx.AsyncClient() as client:
+            await client.post(f"{episode.base_url}/v1/messages", content=json.dumps(HELLO))
+            began = asyncio.get_running_loop().time()
+            for _ in range(10):
+                answer = await client.post(f"{episode.base_url}/v1/messages", content=json.dumps(HELLO))
+                assert answer.status_code == 200
+            elapsed = asyncio.get_running_loop().time() - began
+    assert elapsed < 0.2, f"10 keep-alive calls took {elapsed * 1000:.0f} ms"
