@@ -13,9 +13,13 @@ def register(app: typer.Typer) -> None:
     @app.command("results")
     def results(
         runs: list[Path] = typer.Argument(..., help="Run directories to score and compare."),
+        baseline: str | None = typer.Option(
+            None, "--baseline", help="The run every other run is paired against: its folder, or its agent's name "
+            "(default: the best-covered model run; the notes name the one chosen)."),
         world: World = None,
     ) -> None:
-        """Scoreboard: per-benchmark, per-intent/task rates with 95% bootstrap intervals, humans and models together.
+        """A leaderboard per benchmark (runs ranked by the primary metric), then the scoreboard: per-intent/task rates
+        with 95% bootstrap intervals, humans and models together, and each run paired against the baseline.
 
         Example: shopbench results runs/gpt-4.1 runs/human-ana runs/human-ben
         """
@@ -29,4 +33,4 @@ def register(app: typer.Typer) -> None:
             except (DataFileError, OSError) as error:
                 typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
                 raise typer.Exit(2) from None
-        ResultsApp(runs, world=world).run()
+        ResultsApp(runs, world=world, baseline=baseline).run()

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import html
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from benchmarks.jsonl import write_text_atomic
 from evaluators.results.reports.baseline import (
@@ -24,8 +26,9 @@ from evaluators.results.reports.baseline import (
     matrix_table,
 )
 from evaluators.results.reports.compare import Comparison, compared_metrics
+from evaluators.results.reports.figure_style import save
 from evaluators.results.reports.leaderboard import Leaderboard, leaderboards
-from evaluators.results.reports.plots import humans_vs_models, paired_differences, pairs_plot, rate_plot
+from evaluators.results.reports.plots import humans_vs_models_figure, paired_figure, pairs_figure, rate_figure
 from evaluators.results.reports.tables import (
     ReportTable,
     ScoredRun,
@@ -61,11 +64,16 @@ def load_runs(run_dirs: list[Path], options: ScoreOptions | None = None) -> list
     manifests = [read_manifest(d) for d in run_dirs]  # every folder checked before any is scored
     runs = [ScoredRun(Path(d), manifest, score_run(d, options))
             for d, manifest in zip(run_dirs, manifests, strict=True)]
+    label_runs(runs)
+    return runs
+
+
+def label_runs(runs: list[ScoredRun]) -> None:
+    """Label each run by its agent's name, with its folder's name where several runs share an agent name."""
     names = Counter(run.manifest.agent.name for run in runs)
     for run in runs:
         name = run.manifest.agent.name
         run.label = name if names[name] == 1 else f"{name} ({run.run_dir.name})"
-    return runs
 
 
 def pairwise(runs: list[ScoredRun], baseline: str | None = None) -> list[Comparison]:
@@ -93,7 +101,7 @@ def write_report(runs: list[ScoredRun], out_dir: Path, *, sizes: dict[tuple[str,
     boards = leaderboards(runs)
     blocks: list[Block] = [board.table() for board in boards]
     for board in boards:
-        blocks += _benchmark_plots(board.runs, comparisons, out_dir)
+        blocks += [save(figure, out_dir / f"{stem}.png") for stem, figure in benchmark_figures(board.runs, comparisons)]
     blocks += baseline_tables(comparisons, baselines)
     if pairs:
         blocks += _pairs(boards, out_dir)
@@ -117,19 +125,18 @@ def write_report(runs: list[ScoredRun], out_dir: Path, *, sizes: dict[tuple[str,
     return ReportFiles(markdown_path, html_path, [block for block in blocks if isinstance(block, Path)])
 
 
-def _benchmark_plots(mine: list[ScoredRun], comparisons: list[Comparison], out_dir: Path) -> list[Path]:
-    """One benchmark's figures: each compared metric, humans vs the others (when both are there), the baseline
-    comparison of its primary metric."""
-    benchmark = mine[0].result.benchmark
-    plots = [rate_plot(mine, metric, out_dir / f"{benchmark}_{metric}.png") for metric in compared_metrics(
-        mine[0].result)]
-    if any(run.is_human for run in mine) and any(not run.is_human for run in mine):
-        plots.append(humans_vs_models(mine, out_dir / f"{benchmark}_humans_vs_models.png"))
+def benchmark_figures(runs: list[ScoredRun], comparisons: list[Comparison]) -> Iterator[tuple[str, Any]]:
+    """(file stem, figure) of one benchmark's figures: each compared metric, humans vs the others (when both are
+    there), the runs paired against the baseline on the primary metric."""
+    benchmark = runs[0].result.benchmark
+    for metric in compared_metrics(runs[0].result):
+        yield f"{benchmark}_{metric}", rate_figure(runs, metric)
+    if any(run.is_human for run in runs) and any(not run.is_human for run in runs):
+        yield f"{benchmark}_humans_vs_models", humans_vs_models_figure(runs)
     paired = [c for c in comparisons if c.benchmark == benchmark and c.shared]
     if paired:
-        metric = mine[0].result.primary_metric
-        plots.append(paired_differences(paired, out_dir / f"{benchmark}_paired_{metric}.png", metric, mine))
-    return plots
+        metric = runs[0].result.primary_metric
+        yield f"{benchmark}_paired_{metric}", paired_figure(paired, metric, runs)
 
 
 def _pairs(boards: list[Leaderboard], out_dir: Path) -> list[Block]:
@@ -139,9 +146,9 @@ def _pairs(boards: list[Leaderboard], out_dir: Path) -> list[Block]:
         if len(board.runs) < 2:
             continue
         found = all_pairs(board.runs)
-        metric = board.metric
-        blocks.append(matrix_table(board.runs, found, metric))
-        blocks.append(pairs_plot(board.runs, found, metric, out_dir / f"{board.benchmark}_pairs_{metric}.png"))
+        blocks.append(matrix_table(board.runs, found, board.metric))
+        blocks.append(save(pairs_figure(board.runs, found, board.metric),
+                           out_dir / f"{board.benchmark}_pairs_{board.metric}.png"))
     return blocks
 
 

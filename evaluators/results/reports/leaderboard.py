@@ -91,28 +91,41 @@ class Leaderboard:
         return f"ranked by {self.metric} on the {self.shared_tasks} tasks every run played"
 
     def headers(self) -> list[str]:
-        headers = ["#", "run", "model", "kind", *self.groups, "overall"]
+        """Rank, run, kind and the score it is ranked by first (what a narrow terminal shows), then the groups."""
+        score = f"overall {self.metric}" if self.ranked_by_overall else \
+            f"{self.metric}, {self.shared_tasks} shared tasks"
+        headers = ["#", "run", "kind", score, *self.groups]
         if not self.ranked_by_overall:
-            headers.append(f"{self.metric}, {self.shared_tasks} shared tasks")
-        return [*headers, *(f"pass^{k}" for k in self.ks), "tokens", "cost (USD)"]
+            headers.append("overall")
+        return [*headers, *(f"pass^{k}" for k in self.ks), "tokens", "cost (USD)", "model"]
 
-    def rows(self) -> list[list[str]]:
+    def rows(self, *, compact: bool = False) -> list[list[str]]:
+        """The table's cells; `compact` (a terminal's width) writes group values without their intervals, two
+        digits, and a partial run's coverage as "k/n"."""
+        def rate(value: MetricRow | Interval | None, *, interval: bool = True) -> str:
+            if not compact:
+                return interval_text(value)
+            if value is None or value.value is None:
+                return "–"
+            if not interval or value.low is None or value.high is None:
+                return f"{value.value:.2f}"
+            return f"{value.value:.2f} [{value.low:.2f}, {value.high:.2f}]"
+
         rows = []
         for standing in self.standings:
             run = standing.run
-            cells = [str(standing.rank), run.label, standing.model, run.kind]
-            cells += [interval_text(standing.groups.get(group)) for group in self.groups]
-            if standing.overall is not None:
-                cells.append(interval_text(standing.overall))
-            else:
-                cells.append(run.coverage.text() if run.coverage else "–")
-            if not self.ranked_by_overall:
-                cells.append(interval_text(standing.shared))
+            cells = [str(standing.rank), run.label, run.kind, rate(standing.shared)]
+            cells += [rate(standing.groups.get(group), interval=not compact) for group in self.groups]
+            coverage = run.coverage
+            if not self.ranked_by_overall:  # the score is not the overall: the overall has its own column
+                cells.append(rate(standing.overall) if standing.overall is not None else "–" if coverage is None
+                             else f"partial {coverage.played}/{coverage.total}" if compact else coverage.text())
             cells += ["–" if standing.pass_k.get(k) is None else f"{standing.pass_k[k]:.3f}" for k in self.ks]
             usage = run.usage
             tokens = None if usage["input_tokens"] is None and usage["output_tokens"] is None else \
                 (usage["input_tokens"] or 0) + (usage["output_tokens"] or 0)
-            cells += [usage_count(tokens), "–" if usage["cost_usd"] is None else f"{usage['cost_usd']:.4f}"]
+            cells += [usage_count(tokens), "–" if usage["cost_usd"] is None else f"{usage['cost_usd']:.4f}",
+                      standing.model]
             rows.append(cells)
         return rows
 

@@ -1,24 +1,23 @@
-"""PNG plots for reports (matplotlib, Agg backend: no display needed, same pixels on every machine).
+"""The figures of a report (matplotlib, Agg backend: no display needed, same pixels on every machine).
 
 One figure per metric, with every run in it, ordered as the leaderboard ranks them (best first) and coloured by
 kind (models in cool colours, humans warm and hatched //, baselines grey and dotted), the same run in the same
 colour in every figure:
 - `rate_figure`: each run's rate per group, groups down the y axis and the runs' bars side by side within a
   group, with 95% intervals (Wilson for one binary outcome per task, bootstrap otherwise) and each bar's value
-  written beside it; an overall group when some run covers its whole task set.
-- `humans_vs_models`: the ShoppingBench paper's Fig. 6: humans next to the other agents per group, on the tasks all
-  of them played; baselines drawn as baselines.
-- `paired_figure`: each run's paired difference from the baseline per group and overall (a dot, filled where its
-  95% paired bootstrap interval excludes 0).
+  written beside it; last, the overall the leaderboard ranks by (on the shared tasks when runs cover different ones).
+- `humans_vs_models_figure`: the ShoppingBench paper's Fig. 6: humans next to the other agents per group, on the
+  tasks all of them played; baselines drawn as baselines.
+- `paired_figure`: each run's paired difference from the baseline per group and overall (a dot, filled where it is
+  significant: exact McNemar p < 0.05 for binary success, else its 95% paired bootstrap interval excludes 0).
 - `pairs_figure`: all pairs as a matrix, row − column overall, with its significance, one cell per pair.
-With more groups than a grouped chart can keep legible (Shopping MMLU's 57 tasks), the rates and differences are a
+With more bars than a grouped chart keeps legible (Shopping MMLU's 57 tasks), the rates and differences are a
 heatmap instead: groups down the y axis, runs across, each value in its cell (the intervals are in the tables).
 """
 
 from __future__ import annotations
 
 import textwrap
-from pathlib import Path
 from typing import Any
 
 from evaluators.results.reports.baseline import SIGNIFICANCE_TEXT, overall_of, significant
@@ -31,7 +30,6 @@ from evaluators.results.reports.figure_style import (
     column_label,
     group_label,
     legend_label,
-    save,
 )
 from evaluators.results.reports.leaderboard import leaderboard, shared_score
 from evaluators.results.reports.tables import KIND_ORDER, KIND_PLURAL, ScoredRun, wilson_by_group
@@ -76,11 +74,6 @@ def _interval_kind(runs: list[ScoredRun], metric: str, groups: list[str]) -> str
     if any(binary):
         return "Wilson 95% interval where success is binary per task, else 95% bootstrap over tasks"
     return "95% bootstrap interval over tasks"
-
-
-def rate_plot(runs: list[ScoredRun], metric: str, path: Path) -> Path:
-    """Write `rate_figure` to path."""
-    return save(rate_figure(runs, metric), path)
 
 
 def rate_figure(runs: list[ScoredRun], metric: str) -> Any:
@@ -146,13 +139,9 @@ def _shared_tasks(runs: list[ScoredRun], metric: str) -> set[str]:
     return set.intersection(*tables) if tables else set()
 
 
-def humans_vs_models(runs: list[ScoredRun], path: Path) -> Path:
-    """The ShoppingBench paper's Fig. 6: per group, each human and each other agent side by side, computed on the
-    tasks every plotted run played (so bars are comparable)."""
-    return save(humans_vs_models_figure(runs), path)
-
-
 def humans_vs_models_figure(runs: list[ScoredRun]) -> Any:
+    """Per group, each human and each other agent side by side, computed on the tasks every plotted run played (so
+    bars are comparable), and their unweighted average over groups."""
     runs = ranked(runs)
     metric = runs[0].result.primary_metric
     shared = _shared_tasks(runs, metric)
@@ -182,12 +171,6 @@ def humans_vs_models_figure(runs: list[ScoredRun]) -> Any:
                                 if "baseline" in kinds else ""))
     return _grouped(runs, rows, (values, intervals, texts), (heading, "Wilson 95% intervals for binary success per "
                     "task, else bootstrap; none on the average"), metric, len(groups))
-
-
-def paired_differences(comparisons: list[Comparison], path: Path, metric: str | None = None,
-                       runs: list[ScoredRun] | None = None) -> Path:
-    """Write `paired_figure` to path."""
-    return save(paired_figure(comparisons, metric, runs), path)
 
 
 def _chosen(comparison: Comparison, metric: str | None) -> Any:
@@ -246,6 +229,7 @@ def _kind_label(label: str, kinds: dict[str, str]) -> str:
 
 
 def _nth_colour(index: int) -> str:
+    """A colour for a comparison whose run is not known (no `runs` given)."""
     palette = KIND_COLOURS["model"]
     return palette[index % len(palette)]
 
@@ -265,11 +249,6 @@ def _difference_cell(found: GroupComparison | None) -> str:
     if found is None or found.difference.value is None:
         return "–"
     return f"{found.difference.value:+.2f}{'*' if significant(found) else ''}"
-
-
-def pairs_plot(runs: list[ScoredRun], pairs: dict[tuple[str, str], Comparison], metric: str, path: Path) -> Path:
-    """Write `pairs_figure` to path."""
-    return save(pairs_figure(runs, pairs, metric), path)
 
 
 def pairs_figure(runs: list[ScoredRun], pairs: dict[tuple[str, str], Comparison], metric: str) -> Any:
