@@ -9,7 +9,7 @@ export TRANSFORMERS_OFFLINE := 1
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 
-.PHONY: demo test install install-test lint perf clean
+.PHONY: demo test install install-test lint perf clean chromium
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,15 @@ $(VENV)/.installed: pyproject.toml
 	$(PIP) install --quiet -e ".[test]"
 	touch $@
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed chromium
+
+# The report tests open report.html in headless Chromium: Debian's package, installed once (as root, else with sudo).
+CHROMIUM_MISSING := error: the tests need Debian's chromium (/usr/bin/chromium); install it as root with: apt-get install chromium
+chromium:
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium || { echo "$(CHROMIUM_MISSING)" >&2; exit 1; }; \
+	elif command -v sudo >/dev/null 2>&1; then sudo apt-get update -qq && sudo apt-get install -y -qq chromium || { echo "$(CHROMIUM_MISSING)" >&2; exit 1; }; \
+	else echo "$(CHROMIUM_MISSING)" >&2; exit 1; fi
 
 demo: install
 	$(VENV)/bin/shopbench demo
