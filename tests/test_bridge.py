@@ -186,3 +186,37 @@ async def test_openai_responses_round_trip(bridge):
         ("openai-responses", False, ()),
     ]
     assert episode.ledger.hidden_tools == ["exec_command", "web_search"]
+
+
+@pytest.mark.parametrize("flavour", ["anthropic", "openai"])
+async def test_api_models_behind_the_bridge_reach_the_host_their_sdk_variable_names(bridge, monkeypatch, flavour):
+    """An agent speaking one wire format, a provider model speaking the other, the provider's host named the way
+    its SDK reads it (ANTHROPIC_BASE_URL, OPENAI_BASE_URL): the bridge's model calls go there."""
+    from evaluators.models import get_model
+    from tests._fake_llm import FakeLLMServer, shopping_policy
+
+    with FakeLLMServer(flavour, shopping_policy) as upstream:
+        monkeypatch.setenv(f"{flavour.upper()}_API_KEY", "sk-test")
+        monkeypatch.setenv(f"{flavour.upper()}_BASE_URL", upstream.base_url)
+        model = get_model(f"{flavour}:{'claude-sonnet-4-0' if flavour == 'anthropic' else 'gpt-4.1'}")
+        episode = bridge.open_episode(model)
+        tools: list[Any] = [{"type": "function", "name": "exec_command", "parameters": {"type": "object"}},
+                            {"type": "namespace", "name": "mcp__shopbench", "tools": [
+                                {"type": "function", "name": "find_product", "parameters": SCHEMA}]}]
+        if flavour == "anthropic":  # the agent is Codex (Responses); the model Anthropic's
+            client = openai.AsyncOpenAI(base_url=episode.openai_base_url, api_key="unused", max_retries=0)
+            reply = await client.responses.create(model="m", input="find a shirt", tools=tools, store=False)
+            call = next(item for item in reply.output if item.type == "function_call")
+            assert (call.namespace, call.name) == ("mcp__shopbench", "find_product")
+        else:  # the agent is Claude Code (Messages); the model OpenAI's
+            client = anthropic.AsyncAnthropic(base_url=episode.base_url, api_key="unused", max_retries=0)
+            answer = await client.messages.create(model="m", max_tokens=100, tools=anthropic_tools("mcp__shopbench__"),
+                                                  messages=[{"role": "user", "content": "find a shirt"}])
+            assert [b.name for b in answer.content if b.type == "tool_use"] == ["mcp__shopbench__find_product"]
+        await model.aclose()
+    (sent,) = upstream.requests
+    offered = [t.get("name") or t["function"]["name"] for t in sent["tools"]]
+    assert offered == ["find_product"]  # canonical, and nothing of the agent's own
+    (call_record,) = episode.ledger.calls
+    assert call_record.model.startswith("fake-") and call_record.input_tokens == 101
+    assert call_record.cost_usd == pytest.approx(101e-6 + 10 * 2e-6)

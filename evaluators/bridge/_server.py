@@ -28,7 +28,7 @@ import secrets
 import socket
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,8 +101,8 @@ class ModelBridge:
     server_name: str = SERVER_NAME
     """The name the agent's MCP config gives the shopbench server (its tools' prefix)."""
     server_tools: frozenset[str] | None = None
-    """The shopbench server's tool names (its tools/list), for agents that list MCP tools unprefixed (qwen-code);
-    None recognises only names under `server_name`'s prefix."""
+    """The shopbench server's tool names (its tools/list): with them an agent that lists MCP tools unprefixed
+    (gemini-cli's style) is understood too; None recognises only names under `server_name`'s prefix."""
     keepalive_s: float = 5.0
     episodes: dict[str, BridgeEpisode] = field(default_factory=dict)
     url: str = ""
@@ -173,7 +173,7 @@ class ModelBridge:
             raise _HttpError(404, "no open episode at this address (closed, or never opened)")
         return episode
 
-    def _endpoint(self, wire: WireFormat):  # noqa: ANN202 - a Starlette endpoint
+    def _endpoint(self, wire: WireFormat) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
             began = time.perf_counter()
             try:

@@ -1,10 +1,11 @@
 """Which of an agent's offered tools are shopbench's, under what name the model sees them, and back.
 
-An installed agent lists its MCP servers' tools under its own names (`mcp__shopbench__find_product` in Claude
-Code and Codex, `shopbench_find_product` in opencode, `shopbench__find_product` in goose, bare `find_product` in
-qwen-code). Models and scripted baselines see shopbench's canonical names, so a trajectory, a response-cache key
-and a baseline's script are the same whichever agent carries them. Every other tool the agent offers (its shell,
-file and web tools) is kept from the model and only counted.
+An installed agent lists its MCP servers' tools under its own names: `mcp__shopbench__find_product` in Claude
+Code, Codex (a namespace `mcp__shopbench`, flattened by the Responses reader) and qwen-code; other agents use
+`shopbench__find_product`, `shopbench_find_product` or the bare name. Models and scripted baselines see
+shopbench's canonical names, so a trajectory, a response-cache key and a baseline's script are the same whichever
+agent carries them. Every other tool the agent offers (its shell, file and web tools) is kept from the model and
+only counted.
 """
 
 from __future__ import annotations
