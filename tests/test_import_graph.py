@@ -1,0 +1,177 @@
+"""The shape of the code, checked from its own imports (`python -m pytest tests/test_import_graph.py -q`).
+
+Every `import` and `from … import` counts — at module level, inside functions and under TYPE_CHECKING alike: a lazy
+import is still an arrow. Strings handed to importlib do not (registries name modules that way on purpose).
+
+- The top-level parts point one way: benchmarks ← mcp_server ← evaluators ← shopbench_tui ← shopbench.
+- No module imports its way back to itself inside a part (no cycle), so each part can be read from the bottom up.
+- No file is over 600 lines.
+- Shared code asks the registry what a benchmark is: nothing outside `benchmarks/` compares a benchmark's kind
+  ("agentic", "qa") or a built-in benchmark's name.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+PARTS = ("benchmarks", "mcp_server", "evaluators", "shopbench_tui", "shopbench")
+"""Lowest first: a part may import only the parts before it."""
+MAX_LINES = 600
+KIND_VALUES = {"agentic", "qa"}
+BUILTIN_NAMES = {"shoppingbench", "shopping-mmlu", "intentionqa", "session-intent"}
+
+
+def modules() -> dict[str, Path]:
+    """Dotted module name → file, for every module of the five parts."""
+    found: dict[str, Path] = {}
+    for part in PARTS:
+        for path in sorted((REPO / part).rglob("*.py")):
+            relative = path.relative_to(REPO).with_suffix("")
+            parts = relative.parts[:-1] if relative.name == "__init__" else relative.parts
+            found[".".join(parts)] = path
+    return found
+
+
+def imported_names(path: Path, module: str) -> Iterator[tuple[str, int]]:
+    """(dotted name, line) of everything the file imports: `from a.b import c` gives "a.b.c" (c may be a module)."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            for alias in node.names:
+                yield f"{base}.{alias.name}", node.lineno
+            yield base, node.lineno
+
+
+def import_graph() -> dict[str, dict[str, int]]:
+    """module → {module it imports: line}, within the five parts. `from pkg import name` counts as importing
+    `pkg.name` when that is a module, else `pkg`."""
+    known = modules()
+    graph: dict[str, dict[str, int]] = {}
+    for module, path in known.items():
+        edges: dict[str, int] = {}
+        for name, line in imported_names(path, module):
+            target = name
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != module:
+                edges.setdefault(target, line)
+        graph[module] = edges
+    return graph
+
+
+def part_of(module: str) -> str:
+    return module.split(".")[0]
+
+
+def cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in graph.get(node, {}):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_parts_point_one_way():
+    graph = import_graph()
+    order = {part: rank for rank, part in enumerate(PARTS)}
+    upward = [
+        f"{source} imports {target} (line {line})"
+        for source, edges in graph.items()
+        for target, line in edges.items()
+        if order[part_of(target)] > order[part_of(source)]
+    ]
+    assert not upward, "\n".join(upward)
+
+
+@pytest.mark.parametrize("part", PARTS)
+def test_no_import_cycle_inside_a_part(part):
+    graph = {
+        source: {target: line for target, line in edges.items() if part_of(target) == part}
+        for source, edges in import_graph().items()
+        if part_of(source) == part
+    }
+    found = cycles(graph)
+    shown = ["  " + " <-> ".join(component) for component in found]
+    assert not found, f"{len(found)} import cycle(s) in {part}/:\n" + "\n".join(shown)
+
+
+def test_no_file_over_600_lines():
+    long = [
+        f"{path.relative_to(REPO)}: {count} lines"
+        for path in modules().values()
+        if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    ]
+    assert not long, "\n".join(long)
+
+
+def kind_branches(path: Path) -> Iterator[str]:
+    """Comparisons (==, !=, in, not in, match cases) against a benchmark kind or a built-in benchmark's name."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    watched = KIND_VALUES | BUILTIN_NAMES
+
+    def literals(node: ast.AST) -> set[str]:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return {node.value}
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            return {value for element in node.elts for value in literals(element)}
+        return set()
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            compared = [node.left, *node.comparators]
+            hits = {value for operand in compared for value in literals(operand)} & watched
+            if hits:
+                yield f"{path.relative_to(REPO)}:{node.lineno}: compares with {', '.join(sorted(hits))}"
+        elif isinstance(node, ast.MatchValue):
+            hits = literals(node.value) & watched
+            if hits:
+                yield f"{path.relative_to(REPO)}:{node.lineno}: matches {', '.join(sorted(hits))}"
+
+
+def test_no_kind_or_benchmark_name_branches_outside_the_registrations():
+    found = [
+        hit
+        for module, path in modules().items()
+        if part_of(module) != "benchmarks"
+        for hit in kind_branches(path)
+    ]
+    assert not found, f"{len(found)} branch(es) on a benchmark kind or name:\n" + "\n".join(found)
