@@ -1,8 +1,10 @@
 """Where a figure's text is unreadable: text that runs past the figure's edge, or two texts drawn over each other.
 
 After `figure.canvas.draw()`, every visible, non-empty Text artist (titles, axis labels, tick labels in view, values
-written beside bars or in cells, legend entries) has a window extent; those extents must lie inside the figure and
-not overlap. Tick labels are taken as matplotlib draws them: only ticks inside the axis' view limits.
+written beside bars or in cells, legend entries) has a window extent; those extents must lie inside the figure, not
+overlap each other, and not reach into the plotting area of an axes they do not belong to (a value label covered by
+the next panel, a legend laid over the bars). Tick labels are taken as matplotlib draws them: only ticks inside the
+axis' view limits.
 """
 
 from __future__ import annotations
@@ -55,8 +57,15 @@ def text_problems(figure: Any) -> list[str]:
                 or box.y1 > height + TOLERANCE]
     for index, (text, box) in enumerate(boxes):
         for other, other_box in boxes[index + 1:]:
-            overlap_x = min(box.x1, other_box.x1) - max(box.x0, other_box.x0)
-            overlap_y = min(box.y1, other_box.y1) - max(box.y0, other_box.y0)
-            if overlap_x > TOLERANCE and overlap_y > TOLERANCE:
+            if _overlap(box, other_box):
                 problems.append(f"{text.get_text()!r} overlaps {other.get_text()!r}")
+        for axes in figure.axes:
+            if axes is not text.axes and _overlap(box, axes.get_window_extent(renderer)):
+                problems.append(f"{text.get_text()!r} reaches into another axes' plotting area")
     return problems
+
+
+def _overlap(box: Any, other: Any) -> bool:
+    overlap_x = min(box.x1, other.x1) - max(box.x0, other.x0)
+    overlap_y = min(box.y1, other.y1) - max(box.y0, other.y0)
+    return overlap_x > TOLERANCE and overlap_y > TOLERANCE

@@ -46,7 +46,8 @@ _STYLE = (
     "body{font-family:sans-serif;max-width:1400px;margin:2em auto;padding:0 1em}"
     "table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:right}"
     "td:first-child,th:first-child{text-align:left}.note{color:#666}img{max-width:100%}.wide{overflow-x:auto}"
-    "table.leaderboard td:nth-child(2){font-weight:bold;text-align:left}"
+    "table.leaderboard td,table.leaderboard th{white-space:nowrap}"
+    "table.leaderboard td:nth-child(2),table.leaderboard th:nth-child(2){font-weight:bold;text-align:left}"
     "tr.kind-human{background:#fdebd9}tr.kind-baseline{background:#eeeeee;color:#444}"
     "tr.kind-mcp-client{background:#f8e3f1}"
 )
