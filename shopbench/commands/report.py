@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
 from shopbench.options import Embedder, World
+
+Baseline = Annotated[str | None, typer.Option(
+    "--baseline", help="The run every other run is paired against: its folder, or its agent's name (default: the "
+    "best-covered model run, named in the output).")]
+"""Shared by `report` and `results` (shopbench/options.py is the place for it once its redesign has landed)."""
 
 
 def register(app: typer.Typer) -> None:
@@ -14,9 +20,7 @@ def register(app: typer.Typer) -> None:
     def report(
         runs: list[Path] = typer.Argument(..., help="Run directories to compare."),
         out: Path = typer.Option(Path("report"), "--out", help="Folder for report.md, report.html and the plots."),
-        baseline: str | None = typer.Option(
-            None, "--baseline", help="The run every other run is paired against: its folder, or its agent's name "
-            "(default: the best-covered model run; the report names the one chosen)."),
+        baseline: Baseline = None,
         all_pairs: bool = typer.Option(False, "--all-pairs", help="Also compare every pair of runs, as a matrix."),
         world: World = None,
         embedder: Embedder = None,

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 
+from shopbench.commands.report import Baseline
 from shopbench.options import World
 
 
@@ -13,9 +14,7 @@ def register(app: typer.Typer) -> None:
     @app.command("results")
     def results(
         runs: list[Path] = typer.Argument(..., help="Run directories to score and compare."),
-        baseline: str | None = typer.Option(
-            None, "--baseline", help="The run every other run is paired against: its folder, or its agent's name "
-            "(default: the best-covered model run; the notes name the one chosen)."),
+        baseline: Baseline = None,
         world: World = None,
     ) -> None:
         """A leaderboard per benchmark (runs ranked by the primary metric), then the scoreboard: per-intent/task rates
