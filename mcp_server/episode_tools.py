@@ -75,6 +75,8 @@ async def episode_call(ctx: ShopbenchContext, name: str, arguments: dict[str, An
     if episode is None:
         return _error_result(_no_episode_message(state, name))
     thought, usage = step_meta(ctx)
+    if usage is None and client.usage is not None:
+        usage = client.usage()
     if name == RECORD_MALFORMED_TOOL:
         turn = _malformed_turn(arguments)
         step = await state.run(functools.partial(episode.record_malformed, **turn, thought=thought, usage=usage))

@@ -222,10 +222,15 @@ class Episode:
 
     def abandon(self, message: str = "the client went away") -> None:
         """End an episode nobody will finish (client disconnected, another task started, server shut down)."""
+        self.stop("abandoned", message)
+
+    def stop(self, status: EndStatus, message: str) -> None:
+        """End a running episode from outside its tools, saying why (the harness of an installed agent ends it at
+        its timeout, or when the agent exits without ending it); an episode already over is left as it ended."""
         with self._lock:
             if self.end is None:
                 try:
-                    self._finish("abandoned", message=message)
+                    self._finish(status, message=message)
                 except OSError as error:
                     self._write_failed(error)
 

@@ -26,9 +26,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcp_server.episodes import Episode
-from mcp_server.protocol import SERVER_NAME, TaskListing
+from mcp_server.protocol import SERVER_NAME, StartedEpisode, TaskListing
 from mcp_server.suites import TaskSuite
 from mcp_server.toolbox import EpisodeTool, ToolRunner
+from mcp_server.trajectory import Usage
 
 if TYPE_CHECKING:
     from mcp_server.world import World
@@ -39,12 +40,23 @@ calls (a live web search waits up to 30 s) from queueing everyone else."""
 T = TypeVar("T")
 
 
+BINDING_SCOPE_KEY = "shopbench.episode_token"
+"""Where mcp_server.transports puts the token of a reserved episode's address (/e/<token>/mcp) in the HTTP scope."""
+
+
 @dataclass(eq=False)
 class ClientState:
     """What one client has going: at most one episode at a time, and the ids of the episodes it started."""
 
     episode: Episode | None = None
     started: set[str] = field(default_factory=set)
+    reserved: StartedEpisode | None = None
+    """Set when the harness started the episode for an installed agent before the agent ran (task_tools.
+    reserve_episode): every connection on the episode's address is this one client, it plays that episode only
+    (start_task returns it, list_tasks lists its task), and a connection closing does not end it — the harness does."""
+    usage: Callable[[], Usage | None] | None = None
+    """A reserved episode's source of step usage: what the agent's model calls since the previous step cost (the
+    harness's model bridge counts them), for tool calls that carry no usage in `_meta`."""
 
     def abandon(self, message: str) -> None:
         """End its running episode, if any (the client went, the server stops)."""
@@ -74,6 +86,8 @@ class ServerState:
     shared_client: ClientState = field(default_factory=ClientState)
     clients: set[ClientState] = field(default_factory=set)
     """Connected clients (HTTP sessions, in-memory connections), so shutdown can end their episodes."""
+    reservations: dict[str, ClientState] = field(default_factory=dict)
+    """Address token → the client of an episode reserved for an installed agent (task_tools.reserve_episode)."""
     last_disconnect_abandon: float | None = None
     """When (monotonic) an episode was last abandoned because its client's connection closed."""
     limiter: anyio.CapacityLimiter | None = None
@@ -85,8 +99,24 @@ class ServerState:
             self.limiter = anyio.CapacityLimiter(self.workers)
         return await anyio.to_thread.run_sync(work, limiter=self.limiter)
 
+    def reserved_client(self, context: ShopbenchContext) -> ClientState | None:
+        """The reserved episode's client when the request came to its address (/e/<token>/mcp), else None; an
+        address whose episode was released is an error."""
+        request = context.request_context.request
+        token = getattr(request, "scope", {}).get(BINDING_SCOPE_KEY)
+        if token is None:
+            return None
+        client = self.reservations.get(token)
+        if client is None:
+            raise ToolError("this episode's address is closed: the episode is over")
+        return client
+
     def client(self, context: ShopbenchContext) -> ClientState:
-        """The calling client's state; an error when the connection cannot hold any (see the module docstring)."""
+        """The calling client's state; an error when the connection cannot hold any (see the module docstring).
+        A request to a reserved episode's address is that episode's client, whatever its connection."""
+        reserved = self.reserved_client(context)
+        if reserved is not None:
+            return reserved
         if self.single_client:
             return self.shared_client
         session = context.request_context.session
@@ -115,7 +145,7 @@ class ServerState:
 
     def abandon_all(self, message: str) -> None:
         """End every episode still running, so no trajectory is left looking like a crash."""
-        for client in [self.shared_client, *self.clients]:
+        for client in [self.shared_client, *self.clients, *self.reservations.values()]:
             client.abandon(message)
 
 

@@ -1,10 +1,16 @@
 """`list_tasks` and `start_task`: the typed tools (validated by the SDK) that list the hosted suites' tasks and start
 an episode on one, on the calling client's connection. Their argument errors are reworded without pydantic's text
-(mcp_server.server)."""
+(mcp_server.server).
+
+`reserve_episode` starts an episode for a client that has not connected yet (an installed agent the harness is
+about to run) and gives it an address of its own; on that address both tools answer with the reserved episode."""
 
 from __future__ import annotations
 
 import functools
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
 from mcp.server.mcpserver.exceptions import ToolError
@@ -15,10 +21,10 @@ from pydantic import BaseModel, Field, ValidationError
 from mcp_server.episode_tools import meta_int, meta_str, request_meta
 from mcp_server.episodes import Episode, EpisodeError
 from mcp_server.protocol import MAX_EPOCHS, META_AGENT, META_EPISODE_ID, META_EPOCH, StartedEpisode, TaskListing
-from mcp_server.server_state import ServerState, ShopbenchContext, state_of
+from mcp_server.server_state import ClientState, ServerState, ShopbenchContext, state_of
 from mcp_server.suites import TaskSuite
 from mcp_server.toolbox import describe_validation_error
-from mcp_server.trajectory import AgentInfo, AgentKindValue
+from mcp_server.trajectory import AgentInfo, AgentKindValue, EndStatus, Usage
 
 if TYPE_CHECKING:
     from mcp_server.world import World
@@ -53,7 +59,12 @@ async def list_tasks(
 ) -> TaskPage:
     """List tasks you can start, a page at a time: {tasks: [{task_id, benchmark, task_set, intent}], total,
     offset, limit} (never answers). The shopbench://tasks resource has the full list."""
-    listings = _listings(state_of(ctx), benchmark)
+    state = state_of(ctx)
+    reserved = state.reserved_client(ctx)
+    if reserved is not None and reserved.episode is not None:  # its own task is the one it can play
+        listings = [reserved.episode.listing]
+    else:
+        listings = _listings(state, benchmark)
     if intent is not None:
         chosen = [listing for listing in listings if listing.intent == intent]
         if not chosen:
@@ -97,12 +108,29 @@ async def start_task(
     another is running abandons the running one. The identity arguments (episode_id, epoch, agent_name,
     agent_kind) are for clients that cannot send request _meta; see the shopbench://tools resource."""
     state = state_of(ctx)
+    reserved = state.reserved_client(ctx)
+    if reserved is not None and reserved.reserved is not None and reserved.episode is not None:
+        # The harness started this client's episode before the agent ran: starting a task gives it back.
+        return reserved.reserved.model_copy(update={"episode": reserved.episode.status})
     suite = _suite_for(state, task_id, benchmark, task_set)
     client = state.client(ctx)
     meta = request_meta(ctx)
     agent = _agent(ctx, meta, state.agent_defaults, name=agent_name, kind=agent_kind)
     chosen_id = episode_id or meta_str(meta, META_EPISODE_ID)
     chosen_epoch = epoch if epoch is not None else meta_int(meta, META_EPOCH, MAX_EPOCHS)
+    episode, started = await _begin(state, suite, task_id, agent, chosen_id, chosen_epoch)
+    previous = client.episode
+    client.episode = episode
+    client.started.add(episode.episode_id)
+    if previous is not None and not previous.over:
+        await state.run(functools.partial(previous.abandon, "another task was started"))
+    return started
+
+
+async def _begin(state: ServerState, suite: TaskSuite, task_id: str, agent: AgentInfo, episode_id: str | None,
+                 epoch: int) -> tuple[Episode, StartedEpisode]:
+    """Create the episode (its start event written, in the worker pool) and what start_task answers with; an
+    episode that cannot start is a ToolError saying why."""
     world_label, world_info = recorded_world(suite.world)
 
     def begin() -> tuple[Episode, dict[str, Any]]:
@@ -112,8 +140,8 @@ async def start_task(
             task_id,
             agent=agent,
             sandbox=state.sandboxes[id(suite)],
-            episode_id=chosen_id,
-            epoch=chosen_epoch,
+            episode_id=episode_id,
+            epoch=epoch,
             max_steps=state.max_steps,
             world=world_label,
             world_info=world_info,
@@ -126,12 +154,7 @@ async def start_task(
         raise ToolError(str(error)) from None
     except ValidationError as error:
         raise ToolError(f"start_task: {describe_validation_error(error)}") from None
-    previous = client.episode
-    client.episode = episode
-    client.started.add(episode.episode_id)
-    if previous is not None and not previous.over:
-        await state.run(functools.partial(previous.abandon, "another task was started"))
-    return StartedEpisode(
+    return episode, StartedEpisode(
         episode_id=episode.episode_id,
         task_id=task_id,
         benchmark=suite.benchmark,
@@ -144,6 +167,48 @@ async def start_task(
         **details,
         episode=episode.status,
     )
+
+
+@dataclass(frozen=True)
+class Reservation:
+    """An episode the harness started for an installed agent, and the address token that reaches it."""
+
+    token: str
+    started: StartedEpisode
+    client: ClientState
+
+    @property
+    def episode(self) -> Episode:
+        assert self.client.episode is not None  # set when reserved, never cleared
+        return self.client.episode
+
+
+async def reserve_episode(
+    state: ServerState,
+    task_id: str,
+    *,
+    agent: AgentInfo,
+    episode_id: str | None = None,
+    epoch: int = 0,
+    benchmark: str | None = None,
+    usage: Callable[[], Usage | None] | None = None,
+) -> Reservation:
+    """Start an episode before its agent runs and give it an address of its own (mcp_server.transports serves it
+    at /e/<token>/mcp): the agent's first tool call is already inside the episode, and nothing it can call reaches
+    another one. `usage` supplies each step's usage (see ClientState.usage). Raises ToolError when the episode
+    cannot start."""
+    suite = _suite_for(state, task_id, benchmark, None)
+    episode, started = await _begin(state, suite, task_id, agent, episode_id, epoch)
+    client = ClientState(episode=episode, started={episode.episode_id}, reserved=started, usage=usage)
+    token = secrets.token_urlsafe(24)
+    state.reservations[token] = client
+    return Reservation(token, started, client)
+
+
+async def release_episode(state: ServerState, reservation: Reservation, status: EndStatus, message: str) -> None:
+    """Close the episode's address and end the episode with `status` and `message` if it is still running."""
+    state.reservations.pop(reservation.token, None)
+    await state.run(functools.partial(reservation.episode.stop, status, message))
 
 
 @functools.cache

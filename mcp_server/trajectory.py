@@ -119,14 +119,16 @@ class StepEvent(BaseModel):
     ended_at: datetime = Field(default_factory=now)
 
 
-EndStatus = Literal["terminated", "step_limit", "submitted", "abandoned", "error"]
+EndStatus = Literal["terminated", "step_limit", "submitted", "abandoned", "error", "timeout", "agent_exited"]
 
 
 class EndEvent(BaseModel):
     event: Literal["end"] = "end"
     status: EndStatus
     """terminated: the agent called terminate; submitted: a QA answer was given; step_limit: out of steps;
-    abandoned: the client went away; error: the harness failed (the message says why)."""
+    abandoned: the client went away; error: the harness failed (the message says why); timeout: an installed
+    agent ran out of its wall-clock time (`run --agent … --timeout`); agent_exited: an installed agent's process
+    ended without ending the episode."""
     terminate_status: str | None = None
     """The status argument of `terminate` (success / failure)."""
     recommended: str | None = None

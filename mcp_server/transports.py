@@ -7,12 +7,15 @@ the server, never the other way round.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import ipaddress
 import os
+import re
+import socket
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager, redirect_stdout
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager, redirect_stdout
 from typing import Any
 
 import anyio
@@ -35,9 +38,14 @@ from starlette.responses import JSONResponse, Response
 
 from mcp_server.http_limits import ACCEPT_BACKLOG, HttpLimits, limited_h11
 from mcp_server.server import ShopbenchServer
+from mcp_server.server_state import BINDING_SCOPE_KEY, ServerState
+
+EPISODE_ADDRESS = re.compile(r"/e/(?P<token>[A-Za-z0-9_-]{16,64})/mcp/?")
+"""A reserved episode's endpoint path."""
 
 __all__ = [
     "BearerTokenAuth",
+    "EpisodeAddresses",
     "JsonRpcGuard",
     "bind_host",
     "endpoint_url",
@@ -46,6 +54,7 @@ __all__ = [
     "is_loopback",
     "loopback_security",
     "serve_http",
+    "serve_reserved_episodes",
     "serve_stdio",
     "stdout_to_stderr",
 ]
@@ -110,9 +119,11 @@ def loopback_security(host: str) -> TransportSecuritySettings:
 
 
 def http_app(server: ShopbenchServer, *, host: str = "127.0.0.1", token: str | None = None,
-             limits: HttpLimits | None = None) -> Any:
-    """The streamable-HTTP ASGI app (path /mcp). Binding beyond loopback requires a token; on any loopback address
-    the Host/Origin (DNS-rebinding) checks stay on. `limits` bounds sessions, their idle time and request bodies."""
+             limits: HttpLimits | None = None, reserved_only: bool = False) -> Any:
+    """The streamable-HTTP ASGI app (path /mcp, and /e/<token>/mcp for each reserved episode: EpisodeAddresses).
+    Binding beyond loopback requires a token; on any loopback address the Host/Origin (DNS-rebinding) checks stay
+    on. `limits` bounds sessions, their idle time and request bodies. `reserved_only` serves reserved episodes'
+    addresses only (what a harness serves its installed agents)."""
     if not is_loopback(host) and not token:
         raise ValueError(f"binding {host} exposes the server beyond this machine: pass --token to require bearer auth")
     limits = limits or HttpLimits()
@@ -124,8 +135,28 @@ def http_app(server: ShopbenchServer, *, host: str = "127.0.0.1", token: str | N
         host=host, transport_security=security, json_response=True, max_request_body_size=limits.max_body_bytes,
         session_idle_timeout=limits.session_idle_timeout_s, max_sessions=limits.max_sessions,
     )
-    app = JsonRpcGuard(sdk_app, security, limits)
+    app = EpisodeAddresses(JsonRpcGuard(sdk_app, security, limits), server.state, reserved_only=reserved_only)
     return BearerTokenAuth(app, token) if token else app
+
+
+class EpisodeAddresses:
+    """ASGI middleware: /e/<token>/mcp is the MCP endpoint of one reserved episode (mcp_server.task_tools.
+    reserve_episode). The request goes on to /mcp with the token in its scope, where ServerState.client finds the
+    episode; a token that names no open reservation is 404 before anything is read."""
+
+    def __init__(self, app: Any, state: ServerState, *, reserved_only: bool) -> None:
+        self.app, self.state, self.reserved_only = app, state, reserved_only
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            match = EPISODE_ADDRESS.fullmatch(scope["path"])
+            if match is not None and match["token"] in self.state.reservations:
+                scope = {**scope, "path": "/mcp", "raw_path": b"/mcp", BINDING_SCOPE_KEY: match["token"]}
+            elif match is not None or self.reserved_only:
+                await JSONResponse({"error": "no open episode at this address"}, status_code=404)(scope, receive,
+                                                                                                  send)
+                return
+        await self.app(scope, receive, send)
 
 
 def bind_host(host: str) -> str:
@@ -154,6 +185,38 @@ async def serve_http(server: ShopbenchServer, *, host: str = "127.0.0.1", port: 
         await uvicorn.Server(config).serve()
     finally:
         server.abandon_all()
+
+
+@asynccontextmanager
+async def serve_reserved_episodes(server: ShopbenchServer, limits: HttpLimits | None = None) -> AsyncIterator[str]:
+    """Serve the reserved episodes' addresses over streamable HTTP on a free loopback port, in this event loop, while
+    the block runs; yields the base URL (an episode's endpoint is `{url}/e/{token}/mcp`). The process's signal
+    handlers are left to the caller (a run stops in its own order)."""
+    import uvicorn
+
+    class Quiet(uvicorn.Server):
+        @contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            yield
+
+    limits = limits or HttpLimits()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP_NODELAY: see the bridge
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    app = http_app(server, limits=limits, reserved_only=True)
+    uvicorn_server = Quiet(uvicorn.Config(app, log_level="warning", access_log=False, http=limited_h11(limits),
+                                          timeout_graceful_shutdown=2))
+    task = asyncio.ensure_future(uvicorn_server.serve(sockets=[sock]))
+    try:
+        while not uvicorn_server.started:
+            if task.done():
+                task.result()
+                raise RuntimeError("the MCP server for installed agents stopped while starting")
+            await asyncio.sleep(0.005)
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        uvicorn_server.should_exit = True
+        await task
 
 
 async def serve_stdio(server: ShopbenchServer) -> None:
