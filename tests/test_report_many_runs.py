@@ -150,6 +150,18 @@ def test_leaderboard_ranks_runs_by_the_primary_metric(tmp_path, official) -> Non
     assert markdown.index("### Leaderboard") < markdown.index("### Runs (grouped by agent kind)")
 
 
+def test_leaderboard_gives_pass_k_for_a_run_of_several_epochs(twelve) -> None:
+    (board,) = leaderboards(twelve)
+    assert board.ks == [2] and "pass^2" in board.headers()
+    by_label = {standing.run.label: standing for standing in board.standings}
+    random = by_label["random"].run.result
+    per_intent = [summary.pass_k[2] for summary in random.intents]
+    assert by_label["random"].pass_k[2] == pytest.approx(sum(per_intent) / len(per_intent)) == 1 / 16  # the scorer's
+    assert by_label["gpt-4.1"].pass_k == {}  # one epoch: no pass^2 ("–")
+    row = next(cells for cells in board.rows() if cells[1] == "gpt-4.1")
+    assert row[board.headers().index("pass^2")] == "–"
+
+
 def test_a_run_that_skipped_tasks_is_ranked_on_the_tasks_all_played(tmp_path, official) -> None:
     # "cherry" played 4 tasks and solved 3 (0.75 of its own); "full" played all 16 and solved only the first 4:
     # 0.25 of its own, but 1.00 on the 4 tasks both played, where cherry has 0.75
