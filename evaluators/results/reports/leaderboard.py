@@ -1,8 +1,9 @@
 """The leaderboard: one row per run, ranked by the benchmark's primary metric — what a reader looks for first.
 
-Columns: who played (run, model, kind), the primary metric per group (intent, task; a benchmark with many tasks shows
-its roll-ups, such as Shopping MMLU's skills), overall when the run covers its whole task set, pass^k when some run
-played several epochs, tokens and cost. Runs are ranked honestly:
+Columns: rank, run, kind and the score it is ranked by first (a narrow terminal shows those), then the primary metric
+per group (intent, task; a benchmark with many tasks shows its roll-ups, such as Shopping MMLU's skills), overall when
+the run covers its whole task set, pass^k when some run played several epochs, tokens, cost and the model. Runs are
+ranked honestly:
 - when every run covers its whole task set and all played the same tasks, by their overall;
 - otherwise by the primary metric on the tasks every run of the board played (the shared tasks), aggregated as the
   benchmark aggregates its headline, shown in its own column with its interval: an overall over different tasks
@@ -38,7 +39,7 @@ class Standing:
     groups: dict[str, MetricRow | Interval]
     overall: MetricRow | None
     shared: Interval
-    """The primary metric on the board's shared tasks."""
+    """What the board ranks by: the primary metric on its shared tasks, or the overall (`ranked_by_overall`)."""
     pass_k: dict[int, float | None]
     rank: int = 0
     """1 for the best; runs with equal scores share a rank."""
