@@ -17,6 +17,8 @@ $(VENV)/.installed: pyproject.toml
 	# torch first, so nothing pulls a CUDA build
 	$(PIP) install --quiet torch==2.13.0
 	$(PIP) install --quiet -e ".[test]"
+	# verifiers pins mcp<2 for a part shopbench does not use: its dependencies come with the extra (pyproject.toml)
+	$(PIP) install --quiet --no-deps verifiers==0.3.1
 	touch $@
 
 install: $(VENV)/.installed chromium
