@@ -205,10 +205,12 @@ async def reserve_episode(
     return Reservation(token, started, client)
 
 
-async def release_episode(state: ServerState, reservation: Reservation, status: EndStatus, message: str) -> None:
-    """Close the episode's address and end the episode with `status` and `message` if it is still running."""
+def release_episode(state: ServerState, reservation: Reservation, status: EndStatus, message: str) -> None:
+    """Close the episode's address and end the episode with `status` and `message` if it is still running (one
+    event written: quick enough for the event loop, and safe where nothing more may be awaited, as when a run is
+    being cancelled)."""
     state.reservations.pop(reservation.token, None)
-    await state.run(functools.partial(reservation.episode.stop, status, message))
+    reservation.episode.stop(status, message)
 
 
 @functools.cache

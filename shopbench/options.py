@@ -18,6 +18,7 @@ from mcp_server.trajectory import AgentKind
 AGENTIC = "Agentic benchmarks"
 QUESTIONS = "Question benchmarks"
 MODEL = "Model"
+AGENTS = "Installed agents"
 
 MODEL_SPECS = ("llama-cpp:<file.gguf|smollm2>, openai:<model>, anthropic:<model>, "
                "openai-compatible:<base url>#<model>")
@@ -73,3 +74,11 @@ AgentName = Annotated[str | None, typer.Option(
     "client names one.")]
 AgentKindOption = Annotated[AgentKind | None, typer.Option(
     "--agent-kind", help="What plays, with --agent-name: model, human, mcp-client or baseline (default mcp-client).")]
+Agent = Annotated[str | None, typer.Option(
+    "--agent", rich_help_panel=AGENTS,
+    help="Play with an installed agent instead of the built-in agent loop, --model behind it (through the model "
+    "bridge): claude-code, codex, qwen-code (their pinned npm packages, installed on first use into "
+    "$SHOPBENCH_HOME/agents), or command:TEMPLATE with placeholders {prompt} {prompt_file} {mcp_config} {mcp_url} "
+    "{model} {base_url} {openai_base_url} {workdir}.")]
+AgentBin = Annotated[Path | None, typer.Option(
+    "--agent-bin", rich_help_panel=AGENTS, help="The --agent's executable (default: its pinned npm package).")]

@@ -56,7 +56,7 @@ async def test_an_agent_on_a_reserved_address_plays_that_episode_only(environmen
             for path in ("/mcp", "/e/AAAAAAAAAAAAAAAAAAAAAAAA/mcp"):
                 response = await http.post(base + path, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
                 assert response.status_code == 404, path
-        await release_episode(state, reservation, "agent_exited", "the agent exited without calling terminate")
+        release_episode(state, reservation, "agent_exited", "the agent exited without calling terminate")
         async with httpx.AsyncClient() as http:
             closed = await http.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
         assert closed.status_code == 404
@@ -78,6 +78,6 @@ async def test_releasing_an_ended_episode_keeps_its_end(environment, tmp_path):
             _client(f"{base}/e/{reservation.token}/mcp") as session:
         reply = await EpisodeClient(session).call("terminate", {"status": "failure"})
         assert reply.ended
-    await release_episode(state, reservation, "timeout", "the episode's time ran out")
+    release_episode(state, reservation, "timeout", "the episode's time ran out")
     end = read_trajectory(episode_path(tmp_path / "run", "ends-itself")).end
     assert end is not None and (end.status, end.terminate_status) == ("terminated", "failure")

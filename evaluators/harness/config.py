@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from benchmarks.registry import BenchmarkSpec
+from benchmarks.registry import BenchmarkSpec, resolve
 from evaluators.harness.orchestrate import RunDirError
 from evaluators.parts import parts_for
 from evaluators.players.question import Decoding
@@ -80,6 +80,12 @@ class Execution:
     server_url: str | None = None
     """A running `shopbench serve` to play against (None: a server in this process)."""
     server_token: str | None = None
+    agent: str | None = None
+    """An installed agent plays the episodes (`--agent`: evaluators.players.installed), else the benchmark's player."""
+    agent_bin: Path | None = None
+    """The agent's executable (default: its pinned npm package, installed on first use)."""
+    episode_timeout_s: float | None = None
+    """Installed agents: each episode's wall-clock limit (None: evaluators.harness.installed.DEFAULT_TIMEOUT_S)."""
     extra_notes: dict[str, Any] = field(default_factory=dict)
 
 
@@ -113,11 +119,22 @@ class RunConfig:
             raise TypeError(f"RunConfig got unknown option(s): {', '.join(sorted(left))}")
 
 
+INSTALLED_PLAYER = "evaluators.harness.installed:InstalledAgentPlayer"
+"""The player of `--agent` runs (named, not imported: it imports this module)."""
+
+
+def player_class(config: RunConfig, spec: BenchmarkSpec) -> Any:
+    """The class that plays this run: the installed-agent player with `--agent`, else the benchmark's player part."""
+    if config.execution.agent is not None:
+        return resolve(INSTALLED_PLAYER)
+    return parts_for(spec).load("player")
+
+
 def check_options(spec: BenchmarkSpec, config: RunConfig) -> None:
     """Refuse options that mean nothing for this benchmark (silently ignoring them would mislead): its player says
     which it takes and which of them chooses among the benchmark's promptings."""
-    player = parts_for(spec).load("player")
-    takes: tuple[str, ...] = player.options
+    player = player_class(config, spec)
+    takes: tuple[str, ...] = player.options_for(spec)
     given = [flag for name, flag in OPTION_FLAGS.items()
              if name not in takes and getattr(config.options, name) is not None]
     if given:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evaluators.harness.manifest import ManifestMismatch, decisive, differences, new_run_id
-from evaluators.harness.orchestrate import episode_state
+from evaluators.harness.orchestrate import episode_state, transcript_dir
 from mcp_server.trajectory import EPISODES_DIR, iter_episode_files, read_manifest, write_manifest
 
 
@@ -52,6 +52,8 @@ def merge_runs(runs: list[Path], out: Path) -> MergeResult:
     (out / EPISODES_DIR).mkdir(parents=True, exist_ok=True)
     for episode_id, run in sorted(sources.items()):
         shutil.copy2(Path(run) / EPISODES_DIR / f"{episode_id}.jsonl", out / EPISODES_DIR / f"{episode_id}.jsonl")
+        if (transcript := transcript_dir(run, episode_id)).is_dir():  # an installed agent's, beside its episode
+            shutil.copytree(transcript, transcript_dir(out, episode_id))
     merged = manifests[0].model_copy(deep=True)
     merged.run_id = new_run_id("merged")
     merged.parameters.pop("shard", None)

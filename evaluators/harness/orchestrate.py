@@ -46,6 +46,9 @@ PARTIAL_DIR = "episodes.partial"
 """Where unfinished episode files are moved before their unit is replayed (kept for inspection, never scored)."""
 
 
+TRANSCRIPT_SUFFIX = ".agent"
+"""An installed agent's transcript folder sits beside its episode's file: `episodes/<episode_id>.agent/`."""
+
 RETRY_STATUSES = ("error", "abandoned")
 """End statuses that mean the run, not the agent, failed; resume plays those episodes again."""
 
@@ -154,8 +157,14 @@ def episode_state(run_dir: Path, episode_id: str) -> EpisodeState:
     return "finished"
 
 
+def transcript_dir(run_dir: Path, episode_id: str) -> Path:
+    """Where an installed agent's transcript of the episode is kept (TRANSCRIPT_SUFFIX)."""
+    return episode_path(run_dir, episode_id).with_suffix(TRANSCRIPT_SUFFIX)
+
+
 def set_aside(run_dir: Path, episode_id: str) -> Path:
-    """Move a partial episode file out of `episodes/` so the replay starts clean; returns where it went."""
+    """Move a partial episode file, and its agent's transcript if any, out of `episodes/` so the replay starts clean;
+    returns where the file went."""
     source = episode_path(run_dir, episode_id)
     target_dir = Path(run_dir) / PARTIAL_DIR
     target_dir.mkdir(parents=True, exist_ok=True)
@@ -163,6 +172,8 @@ def set_aside(run_dir: Path, episode_id: str) -> Path:
     while (target := target_dir / f"{episode_id}.attempt{attempt}.jsonl").exists():
         attempt += 1
     shutil.move(source, target)
+    if (transcript := transcript_dir(run_dir, episode_id)).exists():
+        shutil.move(transcript, target.with_suffix(TRANSCRIPT_SUFFIX))
     return target
 
 

@@ -9,11 +9,12 @@ benchmark's episode format (evaluators.players.baselines), anything else a model
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from benchmarks.registry import BenchmarkSpec
 from evaluators.harness.backend import PreparedModel, prepare_model
-from evaluators.harness.config import RunConfig, RunOptionError
+from evaluators.harness.config import RunConfig, RunOptionError, player_class
 from evaluators.harness.orchestrate import WorkUnit
 from evaluators.models.context import ContextHints
 from evaluators.models.registry import ModelOptions
@@ -25,6 +26,7 @@ from mcp_server.trajectory import AgentInfo, EndStatus
 
 if TYPE_CHECKING:
     from evaluators.players.question import Answerer
+    from mcp_server.environment import Environment
 
 
 class Player:
@@ -36,7 +38,19 @@ class Player:
     """The one of them that chooses among the benchmark's promptings."""
     plays: ClassVar[str] = "a benchmark"
     """What it plays, for error messages ("an agentic benchmark")."""
+    baselines_are_models: ClassVar[bool] = False
+    """Whether its benchmarks' baselines are model specs (they can then drive an installed agent)."""
     agent: AgentInfo
+
+    @classmethod
+    def options_for(cls, spec: BenchmarkSpec) -> tuple[str, ...]:
+        """The BenchmarkOptions fields it takes for this benchmark (by default `options`)."""
+        return cls.options
+
+    def serving(self, environment: Environment) -> AbstractAsyncContextManager[None]:
+        """What it serves for the whole run, around the episodes (installed agents: their addresses and the model
+        bridge); nothing by default."""
+        return nullcontext()
 
     def first_task(self, suite: TaskSuite, task_id: str) -> None:
         """Told the first task before the manifest is written (what it notes goes into parameters and prompts)."""
@@ -64,6 +78,7 @@ class AgentPlayer(Player):
     options = ("world", "task_set", "protocol", "max_steps")
     prompting_option = "protocol"
     plays = "an agentic benchmark"
+    baselines_are_models = True
 
     def __init__(self, config: RunConfig, spec: BenchmarkSpec) -> None:
         from evaluators.models import GenerateConfig
@@ -198,9 +213,7 @@ def baseline_policy(model: str, spec: BenchmarkSpec) -> Policy | None:
 
 
 def make_player(config: RunConfig, spec: BenchmarkSpec) -> Player:
-    """The benchmark's player (its parts' `player`) for this run; a bad model spec fails here, before any world is
-    opened."""
-    from evaluators.parts import parts_for
-
-    player: Player = parts_for(spec).load("player")(config, spec)
+    """The benchmark's player (its parts' `player`, or the installed agent `--agent` names) for this run; a bad
+    model spec or agent fails here, before any world is opened."""
+    player: Player = player_class(config, spec)(config, spec)
     return player

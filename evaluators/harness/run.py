@@ -180,8 +180,9 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
 
         with stop_on_signals() as received:
             try:
-                summary = await run_episodes(run_dir, units, play, concurrency=execution.concurrency,
-                                             resume=execution.resume, progress=progress, session=session)
+                async with player.serving(environment):  # installed agents: their addresses and the bridge
+                    summary = await run_episodes(run_dir, units, play, concurrency=execution.concurrency,
+                                                 resume=execution.resume, progress=progress, session=session)
             except asyncio.CancelledError:
                 task = asyncio.current_task()
                 if not received or task is None or task.uncancel() > 0:

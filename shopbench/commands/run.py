@@ -16,6 +16,8 @@ from benchmarks.registry import names_help
 from mcp_server.protocol import MAX_EPOCHS
 from shopbench.options import (
     MODEL_SPECS,
+    Agent,
+    AgentBin,
     Concurrency,
     Items,
     MaxSteps,
@@ -74,8 +76,12 @@ def run(
                                           "reference's budget for questions)."),
     n_gpu_layers: NGpuLayers = 0,
     n_ctx: NCtx = 8192,
-    timeout: float = typer.Option(120.0, "--timeout", rich_help_panel=SHARED,
-                                  help="API backends: seconds per request before a retry."),
+    timeout: float | None = typer.Option(None, "--timeout", min=1, rich_help_panel=SHARED,
+                                         help="Seconds. API backends: per request before a retry (default 120). "
+                                         "With --agent: each episode's wall-clock limit (default 900), at which the "
+                                         "agent's process tree is ended and the episode ends as timeout."),
+    agent: Agent = None,
+    agent_bin: AgentBin = None,
     cache: UseCache = True,
     cache_path: Path | None = typer.Option(None, "--cache-path", rich_help_panel=SHARED,
                                            help="Response cache file (default $SHOPBENCH_HOME/cache/"
@@ -121,10 +127,11 @@ def run(
     config = RunConfig(
         benchmark=benchmark, model=model, limit=limit, intents=tuple(intent) if intent else None, task_ids=task_id,
         epochs=epochs, concurrency=concurrency, out=out, resume=resume, shard=shard, seed=seed,
-        temperature=temperature, max_tokens=max_tokens, n_gpu_layers=n_gpu_layers, n_ctx=n_ctx, timeout_s=timeout,
+        temperature=temperature, max_tokens=max_tokens, n_gpu_layers=n_gpu_layers, n_ctx=n_ctx,
+        timeout_s=120.0 if timeout is None or agent else timeout, episode_timeout_s=timeout if agent else None,
         cache=cache, cache_path=cache_path, prices=prices, server_url=server, server_token=server_token,
         world=world, task_set=tasks, protocol=protocol, max_steps=max_steps, items=items, prompting=prompting,
-        shots=shots,
+        shots=shots, agent=agent, agent_bin=agent_bin,
     )
     refusals = (NotPlayable, RunOptionError, UnknownBenchmarkError, ModelSpecError, ManifestMismatch, RunDirError,
                 DataFileError, FileNotFoundError, KeyError, ValueError)

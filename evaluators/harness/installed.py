@@ -1,0 +1,282 @@
+"""`shopbench run BENCHMARK --agent NAME`: installed agents (evaluators.players.installed) as a run's player.
+
+The run opens its environment once, as for model runs; this player serves it to the agents over streamable HTTP on
+a loopback port of this process (so the run's one server writes every trajectory into the run folder) and puts the
+run's model behind the model bridge on another. Per episode:
+
+1. the episode is started before the agent runs (mcp_server.task_tools.reserve_episode) and served at an address
+   of its own: the agent's first tool call is already inside it, and a start_task gives it back;
+2. this process lists the tools at that address itself: the agent starts only once they answer;
+3. the agent runs in a fresh, empty working directory and config home, its config naming only that address and
+   its bridge endpoint (nothing of the world, no API key), until it exits, its `--timeout` runs out, or its episode
+   has been over for END_GRACE_S; then its process tree is ended;
+4. the episode is ended with a reason if the agent left it running (timeout, agent_exited), and its transcript is
+   kept beside the trajectory (`episodes/<episode_id>.agent/`).
+
+An agent that never had shopbench's tools — no model request of it offered them and it made no tool call, or its
+model failed — did not play: its episode is a harness error (AgentHarnessError), its files are moved aside
+(`episodes.partial/`) and `--resume` plays it again; it is never scored as the agent's failure. Each step's usage
+is what the bridge counted for the model calls since the step before (attributed when the tool call arrives).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import shutil
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from benchmarks.registry import BenchmarkSpec
+from evaluators.bridge import BridgeEpisode, ModelBridge
+from evaluators.harness.backend import is_baseline
+from evaluators.harness.config import RunConfig, RunOptionError
+from evaluators.harness.orchestrate import WorkUnit, set_aside, transcript_dir
+from evaluators.harness.players import Player, prepare
+from evaluators.models import EpisodeContext, GenerateConfig, ModelAPI, ToolSpec, bind_episode
+from evaluators.models.base import ChatMessage, ModelOutput, WrappedModel
+from evaluators.models.registry import split_spec
+from evaluators.parts import parts_for
+from evaluators.players.baselines import find_baseline
+from evaluators.players.installed import AgentSetupError, get_adapter
+from evaluators.players.installed.adapter import EpisodeSetup
+from evaluators.players.installed.install import find_executable
+from evaluators.players.installed.runner import (
+    agent_prompt,
+    episode_folders,
+    prompt_templates,
+    run_episode_agent,
+    write_summary,
+)
+from evaluators.players.installed.scripted import EpisodeRecordView
+from evaluators.players.pricing import PriceTable
+from evaluators.players.sessions import http_session
+from mcp_server.http_limits import HttpLimits
+from mcp_server.protocol import DEFAULT_MAX_STEPS
+from mcp_server.suites import TaskListing, TaskSuite
+from mcp_server.task_tools import Reservation, release_episode, reserve_episode
+from mcp_server.trajectory import AgentInfo, AgentKind, EndStatus, Usage
+from mcp_server.transports import serve_reserved_episodes
+
+if TYPE_CHECKING:
+    from mcp_server.environment import Environment
+    from mcp_server.server import ShopbenchServer
+
+DEFAULT_TIMEOUT_S = 900.0
+"""An episode's wall-clock limit when `--timeout` is not given."""
+END_GRACE_S = 10.0
+"""How long an agent may go on after its episode ended (its closing message) before it is ended."""
+READY_TIMEOUT_S = 30.0
+
+
+class AgentHarnessError(RuntimeError):
+    """The agent did not get to play its episode (see the module docstring); `--resume` plays it again."""
+
+
+class InstalledAgentPlayer(Player):
+    """Plays each episode with an installed agent; chosen by `run --agent` for any benchmark."""
+
+    plays = "an installed agent"
+
+    @classmethod
+    def options_for(cls, spec: BenchmarkSpec) -> tuple[str, ...]:
+        """The benchmark's own player's options, but the agent loop's chat protocol (the agent has its own)."""
+        own: tuple[str, ...] = parts_for(spec).load("player").options_for(spec)
+        return tuple(option for option in own if option != "protocol")
+
+    def __init__(self, config: RunConfig, spec: BenchmarkSpec) -> None:
+        execution = config.execution
+        if execution.server_url is not None:
+            raise RunOptionError("--agent plays against this run's own server (it starts each episode for its agent):"
+                                 " drop --server")
+        if find_baseline(config.model) is not None and not parts_for(spec).load("player").baselines_are_models:
+            raise RunOptionError(f"--agent needs a model for {spec.name}: its baselines answer without one (run them"
+                                 " without --agent)")
+        try:
+            self.adapter = get_adapter(execution.agent or "")
+            self.executable = find_executable(self.adapter, execution.agent_bin)
+            version = self.adapter.version(self.executable or Path())
+        except AgentSetupError as error:
+            raise RunOptionError(str(error)) from None
+        self.spec, self.model_spec = spec, config.model
+        self.max_steps = config.options.max_steps
+        self.timeout_s = execution.episode_timeout_s or DEFAULT_TIMEOUT_S
+        decoding = config.decoding
+        given = (decoding.temperature, decoding.max_tokens, decoding.top_p)
+        self.generate = None if given == (None, None, None) else GenerateConfig(
+            temperature=decoding.temperature or 0.0, max_tokens=decoding.max_tokens or 1024, top_p=decoding.top_p,
+            seed=decoding.seed)
+        """The run's decoding parameters, used instead of the agent's own when any was given."""
+        self.seed = decoding.seed
+        self.prices = PriceTable.load(config.backend.prices)
+        self.prepared = prepare(config)
+        self.agent = AgentInfo(kind=AgentKind.mcp_client, name=self.adapter.name, details={
+            "version": version, "model": config.model, "adapter": type(self.adapter).__name__,
+            "flags": self.adapter.flags(), **self.adapter.agent_details(self.executable),
+            "model_identity": self.prepared.base.identity()})
+        self._server: ShopbenchServer | None = None
+        self._bridge: ModelBridge | None = None
+        self._base_url = ""
+
+    @asynccontextmanager
+    async def serving(self, environment: Environment) -> AsyncIterator[None]:
+        """The episodes' addresses and the model bridge, for the whole run."""
+        server = environment.server
+        limits = HttpLimits(session_idle_timeout_s=self.timeout_s + 60.0)
+        async with (serve_reserved_episodes(server, limits) as base_url,
+                    ModelBridge(key=secrets.token_urlsafe(24), prices=self.prices,
+                                server_tools=frozenset(server.declared_tools)) as bridge):
+            self._server, self._bridge, self._base_url = server, bridge, base_url
+            try:
+                yield
+            finally:
+                self._server, self._bridge = None, None
+
+    async def play(
+        self, session: Any, unit: WorkUnit[TaskListing], suite: TaskSuite, episode_id: str | None
+    ) -> tuple[str, EndStatus | None]:
+        if self._server is None or self._bridge is None:
+            raise RuntimeError("InstalledAgentPlayer.play outside serving()")
+        server, bridge = self._server, self._bridge
+        steps = StepUsage()
+        reservation = await reserve_episode(server.state, unit.item_id, agent=self.agent, episode_id=episode_id,
+                                            epoch=unit.epoch, benchmark=suite.benchmark, usage=steps.take)
+        run_dir, played_id = server.state.runs_dir, reservation.started.episode_id
+        transcript = transcript_dir(run_dir, played_id)
+        shutil.rmtree(transcript, ignore_errors=True)  # a stray one, from an attempt that left no episode
+        model = ToolsSeen(self._episode_model(unit, suite, reservation))
+        endpoint = bridge.open_episode(model, config=self.generate)
+        steps.ledger = endpoint.ledger
+        url = f"{self._base_url}/e/{reservation.token}/mcp"
+        try:
+            await check_ready(url, reservation.started.tools)
+            with episode_folders(run_dir, played_id) as (workdir, home):
+                setup = EpisodeSetup(workdir=workdir, home=home, mcp_url=url, base_url=endpoint.base_url,
+                                     openai_base_url=endpoint.openai_base_url, api_key=bridge.key or "",
+                                     model=agent_model_name(self.model_spec), prompt=agent_prompt(reservation.started))
+                ended, reported = await run_episode_agent(
+                    self.adapter, self.executable, setup, transcript, timeout_s=self.timeout_s, grace_s=END_GRACE_S,
+                    episode_over=lambda: reservation.episode.over)
+        except BaseException:
+            release_episode(server.state, reservation, "abandoned", "the harness stopped before the agent's end")
+            endpoint.close()
+            raise
+        endpoint.close()
+        episode = reservation.episode
+        problem = None if episode.over else harness_problem(model, endpoint, episode.steps, transcript)
+        if problem is not None:
+            release_episode(server.state, reservation, "error", problem)
+        elif ended.reason == "timeout":
+            release_episode(server.state, reservation, "timeout", f"the agent's {self.timeout_s:g} s ran out")
+        else:
+            release_episode(server.state, reservation, "agent_exited",
+                            f"the agent exited (code {ended.returncode}) without ending the episode")
+        write_summary(transcript, ended, reported, bridge=ledger_summary(endpoint, steps),
+                      end=episode.end.model_dump(mode="json") if episode.end else None)
+        if problem is not None:
+            await asyncio.to_thread(set_aside, run_dir, played_id)
+            raise AgentHarnessError(problem)
+        return played_id, episode.end.status if episode.end else None
+
+    def _episode_model(self, unit: WorkUnit[TaskListing], suite: TaskSuite, reservation: Reservation) -> ModelAPI:
+        """The run's model bound to this episode; a scripted baseline reads the episode's own record."""
+        gold = suite.task(unit.item_id) if hasattr(suite, "task") else None  # harness-side, for the oracle only
+        context = EpisodeContext(episode_id=reservation.started.episode_id, item_id=unit.item_id, epoch=unit.epoch,
+                                 seed=self.seed, gold=gold)
+        model = bind_episode(self.prepared.model, context)
+        if is_baseline(self.prepared.base):
+            return EpisodeRecordView(model, reservation.episode.path, reservation.started.instruction)
+        return model
+
+    def parameters(self) -> dict[str, Any]:
+        steps = {"max_steps": self.max_steps or DEFAULT_MAX_STEPS} if "max_steps" in self.options_for(self.spec) \
+            else {}
+        return {"agent": self.adapter.name, "agent_version": self.agent.details["version"],
+                "agent_flags": self.adapter.flags(), "model": self.model_spec, "timeout_s": self.timeout_s, **steps,
+                "decoding": self.generate.model_dump() if self.generate else "the agent's own"}
+
+    def prompts(self) -> dict[str, str]:
+        return prompt_templates()
+
+    def counters(self) -> dict[str, Any]:
+        return self.prepared.counters()
+
+    async def aclose(self) -> None:
+        await self.prepared.aclose()
+
+
+class ToolsSeen(WrappedModel):
+    """Notes whether any request of the episode offered the model shopbench's tools (the bridge shows the model
+    shopbench's tools only, so any tool at all)."""
+
+    offered = False
+
+    async def generate(self, messages: list[ChatMessage], tools: list[ToolSpec] | None = None,
+                       config: GenerateConfig | None = None) -> ModelOutput:
+        self.offered = self.offered or bool(tools)
+        return await self.inner.generate(messages, tools, config)
+
+
+class StepUsage:
+    """Each step's usage: the bridge's count of the model calls made since the step before."""
+
+    def __init__(self) -> None:
+        self.ledger: Any = None
+        self.taken = 0
+
+    def take(self) -> Usage | None:
+        calls = [] if self.ledger is None else self.ledger.calls[self.taken:]
+        self.taken += len(calls)
+        answered = [call for call in calls if call.error is None]
+        if not answered:
+            return None
+        costs = [call.cost_usd for call in answered]
+        return Usage(input_tokens=sum(call.input_tokens for call in answered),
+                     output_tokens=sum(call.output_tokens for call in answered),
+                     latency_s=round(sum(call.latency_s for call in answered), 4),
+                     cost_usd=None if any(cost is None for cost in costs) else sum(cost or 0.0 for cost in costs))
+
+
+async def check_ready(url: str, tools: list[str]) -> None:
+    """List the tools at the episode's address as the agent will: it starts only once they are there."""
+    try:
+        async with asyncio.timeout(READY_TIMEOUT_S), http_session(url) as session:
+            listed = {tool.name for tool in (await session.list_tools()).tools}
+    except Exception as error:  # noqa: BLE001 - any failure to answer is the one reason not to start the agent
+        cause = str(error).strip().splitlines()
+        raise AgentHarnessError(f"the MCP server did not list its tools at the agent's address "
+                                f"({type(error).__name__}{': ' + cause[0] if cause else ''})") from None
+    missing = sorted(set(tools) - listed)
+    if missing:
+        raise AgentHarnessError(f"the MCP server's tool list lacks {', '.join(missing)}")
+
+
+def harness_problem(model: ToolsSeen, endpoint: BridgeEpisode, steps: int, transcript: Path) -> str | None:
+    """Why an agent that left its episode running did not get to play it, or None when it did (and failed)."""
+    calls = endpoint.ledger.calls
+    if calls and calls[-1].error is not None:
+        return f"the model failed behind the agent: {calls[-1].error}"
+    if steps == 0 and not model.offered:
+        lines = (transcript / "stderr.log").read_text(encoding="utf-8", errors="replace").strip().splitlines()
+        said = f"; it said: {lines[-1][:300]}" if lines else ""
+        return f"the agent never had shopbench's tools (no tool call, no model request offering them){said}"
+    return None
+
+
+def ledger_summary(endpoint: BridgeEpisode, steps: StepUsage) -> dict[str, Any]:
+    """What the bridge counted for the episode, and what no step took (the calls after the last one)."""
+    ledger = endpoint.ledger
+    after = ledger.calls[steps.taken:]
+    return {"calls": len(ledger.calls), "input_tokens": ledger.input_tokens, "output_tokens": ledger.output_tokens,
+            "cost_usd": ledger.cost_usd, "errors": ledger.errors, "hidden_tools": ledger.hidden_tools,
+            "after_last_step": {"calls": len(after), "input_tokens": sum(call.input_tokens for call in after),
+                                "output_tokens": sum(call.output_tokens for call in after)}}
+
+
+def agent_model_name(spec: str) -> str:
+    """The model name an agent is told: the provider's model name for an API spec ("anthropic:claude-sonnet-4-5"
+    → "claude-sonnet-4-5", so the agent applies its own settings for it), else the spec."""
+    _, rest = split_spec(spec)
+    return rest.rpartition("#")[2] or spec

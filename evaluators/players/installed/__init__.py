@@ -1,0 +1,32 @@
+"""Installed agents (Claude Code, Codex CLI, qwen-code, or any command) playing shopbench episodes: one adapter per
+agent, registered here by the name `shopbench run --agent NAME` takes; `command:TEMPLATE` starts any other.
+
+The harness (evaluators.harness.installed) starts each episode before its agent runs and serves it at an address
+of its own; the runner here starts the agent on it with its model calls going through the model bridge, and ends it.
+"""
+
+from __future__ import annotations
+
+from benchmarks.registry import resolve
+from evaluators.players.installed.adapter import AgentAdapter, AgentSetupError
+from evaluators.players.installed.command import PREFIX, CommandAgent
+
+ADAPTERS: dict[str, str] = {
+    "claude-code": "evaluators.players.installed.claude_code:ClaudeCode",
+    "codex": "evaluators.players.installed.codex:Codex",
+    "qwen-code": "evaluators.players.installed.qwen_code:QwenCode",
+}
+"""--agent NAME → its adapter ("module:class", imported when chosen)."""
+
+
+def get_adapter(name: str) -> AgentAdapter:
+    """The adapter `--agent NAME` names; an unknown name is one line listing the known ones."""
+    if name.startswith(PREFIX):
+        return CommandAgent(name[len(PREFIX):])
+    if name not in ADAPTERS:
+        raise AgentSetupError(f"unknown agent {name!r}; agents: {', '.join(ADAPTERS)}, or {PREFIX}TEMPLATE")
+    adapter: AgentAdapter = resolve(ADAPTERS[name])()
+    return adapter
+
+
+__all__ = ["ADAPTERS", "AgentAdapter", "AgentSetupError", "get_adapter"]

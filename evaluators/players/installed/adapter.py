@@ -1,0 +1,149 @@
+"""What an adapter says about one installed agent: how to install it, how to start it for one episode (its command
+line, its environment, the config files it reads), and where its own transcript and usage are.
+
+An adapter only writes files into the episode's fresh folders and returns a command line; the runner
+(evaluators.players.installed.runner) starts it, ends it and keeps its output. Every adapter allows the agent
+shopbench's MCP tools and nothing else, with the agent's own permission settings: a call to its shell, file, web or
+sub-agent tools is refused by the agent itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from mcp_server.protocol import SERVER_NAME
+
+VERSION = re.compile(r"\d+\.\d+(?:\.\d+)?(?:[-+.][0-9A-Za-z.-]+)?")
+
+
+class AgentSetupError(RuntimeError):
+    """The agent cannot be found, installed or started (one line saying what to do)."""
+
+
+@dataclass(frozen=True)
+class EpisodeSetup:
+    """What an adapter writes one episode's agent from: where it runs and what it may reach."""
+
+    workdir: Path
+    """The agent's working directory: fresh and empty (nothing of the world, no task files)."""
+    home: Path
+    """Its HOME and config home: fresh, holding only what the adapter writes."""
+    mcp_url: str
+    """The episode's own MCP endpoint (streamable HTTP, loopback): shopbench's tools, inside the started episode."""
+    base_url: str
+    """The model bridge for this episode, as ANTHROPIC_BASE_URL."""
+    openai_base_url: str
+    """The same, as OPENAI_BASE_URL (…/v1)."""
+    api_key: str
+    """The bridge's key (the agent never sees a real API key: the bridge calls the model)."""
+    model: str
+    """The model name the agent is told (the bridge answers with the run's model whatever it asks for)."""
+    prompt: str
+
+
+@dataclass
+class Launch:
+    """How to start the agent: its command line and its whole environment (nothing is inherited)."""
+
+    argv: list[str]
+    env: dict[str, str] = field(default_factory=dict)
+
+
+class AgentAdapter:
+    """One installed agent. Subclasses set the class attributes and write `launch`."""
+
+    name: ClassVar[str]
+    """What `--agent` takes and trajectories name."""
+    package: ClassVar[str | None] = None
+    """The pinned npm package ("name@version") installed on first use; None: found on the command line only."""
+    executable: ClassVar[str] = ""
+    """The package's executable (node_modules/.bin/<executable>)."""
+    wire: ClassVar[str] = ""
+    """The model API it speaks to the bridge (anthropic-messages, openai-responses, openai-chat)."""
+    shell_tool: ClassVar[str] = ""
+    """The agent's own shell tool, which its permission settings refuse (what the refusal test asks for)."""
+
+    def launch(self, executable: Path, setup: EpisodeSetup) -> Launch:
+        """Write the agent's config files into `setup.home` and return its command line and environment."""
+        raise NotImplementedError
+
+    def flags(self) -> list[str]:
+        """The fixed flags it runs with (recorded in the manifest)."""
+        return []
+
+    def version(self, executable: Path) -> str:
+        """The version the executable reports (`--version`), e.g. "2.1.332"."""
+        return executable_version([str(executable), "--version"])
+
+    def session_files(self, setup: EpisodeSetup) -> list[Path]:
+        """The agent's own session transcript files, copied beside the trajectory."""
+        return []
+
+    def reported_usage(self, stdout: str) -> dict[str, Any]:
+        """Tokens and cost as the agent reports them on stdout (its own count; the bridge's ledger is the run's)."""
+        return {}
+
+    def agent_details(self, executable: Path | None) -> dict[str, Any]:
+        """What identifies this agent beyond its name and version (recorded in the manifest and trajectories)."""
+        return {"package": self.package} if self.package else {}
+
+
+def base_env(setup: EpisodeSetup) -> dict[str, str]:
+    """The environment every agent starts from: PATH (to find node), a locale, and its fresh HOME; never the user's
+    HOME, API keys or anything else."""
+    env = {"PATH": os.environ.get("PATH", os.defpath), "HOME": str(setup.home), "LANG": "C.UTF-8"}
+    node = shutil.which("node")
+    if node is not None:
+        env["PATH"] = f"{Path(node).parent}{os.pathsep}{env['PATH']}"
+    return env
+
+
+def mcp_servers(setup: EpisodeSetup, **extra: Any) -> dict[str, Any]:
+    """The common `mcpServers` config shape with shopbench's endpoint (each agent adds its own keys)."""
+    return {"mcpServers": {SERVER_NAME: {"type": "http", "url": setup.mcp_url, **extra}}}
+
+
+def write_json(path: Path, data: Any) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return path
+
+
+def executable_version(argv: list[str]) -> str:
+    """The first version number an executable prints for `argv` (stdout, then stderr)."""
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+                              check=False)
+    except (OSError, subprocess.SubprocessError) as error:
+        raise AgentSetupError(f"{argv[0]} could not be run ({error})") from None
+    found = VERSION.search(done.stdout) or VERSION.search(done.stderr)
+    if done.returncode != 0 or found is None:
+        shown = (done.stderr or done.stdout).strip().splitlines()
+        raise AgentSetupError(f"{' '.join(argv)} exited {done.returncode} without a version"
+                              f"{': ' + shown[-1] if shown else ''}")
+    return found.group(0)
+
+
+def json_lines(text: str) -> list[dict[str, Any]]:
+    """The JSON objects of a JSONL stream (an agent's stdout), skipping lines that are not."""
+    objects = []
+    for line in text.splitlines():
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            objects.append(value)
+    return objects
+
+
+def newest_files(root: Path, pattern: str) -> list[Path]:
+    """Files under `root` matching `pattern` (the agent's session files), oldest first."""
+    return sorted(root.glob(pattern), key=lambda path: path.stat().st_mtime) if root.is_dir() else []

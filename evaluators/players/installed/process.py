@@ -1,0 +1,133 @@
+"""Running one agent process: in a session of its own, its output to files, until it exits, its time runs out, or
+its episode has been over for a grace period — then its whole process tree is ended (SIGTERM, then SIGKILL) and
+reaped, so nothing of it is left running and no zombie stays behind.
+
+The tree is the agent's process group plus every descendant found through /proc (a child that started a session of
+its own is still found by its parent chain, while that parent lives).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from evaluators.players.installed.adapter import AgentSetupError, Launch
+
+POLL_S = 0.05
+TERM_GRACE_S = 3.0
+"""How long the tree has to exit after SIGTERM before SIGKILL."""
+
+Stopped = Literal["exited", "timeout", "episode_over"]
+
+
+@dataclass
+class AgentExit:
+    """How the agent's process ended."""
+
+    reason: Stopped
+    """exited: on its own; timeout: its time ran out; episode_over: ended by the harness after its episode ended."""
+    returncode: int | None
+    duration_s: float
+    pids: list[int] = field(default_factory=list)
+    """Every process of its tree seen while it was ended (for the record, and for tests that check each is gone)."""
+
+
+async def run_agent(launch: Launch, *, cwd: Path, stdout: Path, stderr: Path, timeout_s: float,
+                    episode_over: Callable[[], bool], grace_s: float) -> AgentExit:
+    """Run the agent to one of its ends (see AgentExit.reason); stdout and stderr go to files as they come."""
+    began = time.monotonic()
+    with open(stdout, "wb") as out, open(stderr, "wb") as err:
+        try:
+            process = await asyncio.create_subprocess_exec(
+                *launch.argv, cwd=cwd, env=launch.env, stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=err,
+                start_new_session=True)
+        except OSError as error:
+            raise AgentSetupError(f"{launch.argv[0]} could not be started ({error.strerror or error})") from None
+        reason: Stopped = "exited"
+        over_since: float | None = None
+        try:
+            while process.returncode is None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(process.wait()), POLL_S)
+                if process.returncode is not None:
+                    break
+                now = time.monotonic()
+                if now - began >= timeout_s:
+                    reason = "timeout"
+                    break
+                if episode_over():
+                    over_since = now if over_since is None else over_since
+                    if now - over_since >= grace_s:
+                        reason = "episode_over"
+                        break
+        finally:
+            pids = await end_tree(process)
+    return AgentExit(reason, process.returncode, time.monotonic() - began, pids)
+
+
+async def end_tree(process: asyncio.subprocess.Process) -> list[int]:
+    """End every process of the agent's tree and reap the agent; returns the pids that were in it. Runs whether the
+    agent exited (its children may linger in its group) or not."""
+    pids = tree(process.pid)
+    _signal_all(process.pid, pids, signal.SIGTERM)
+    deadline = time.monotonic() + TERM_GRACE_S
+    while time.monotonic() < deadline and any(_alive(pid) for pid in [process.pid, *pids]):
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(process.wait()), POLL_S)
+    pids = sorted(set(pids) | set(tree(process.pid)))
+    _signal_all(process.pid, pids, signal.SIGKILL)
+    await process.wait()
+    deadline = time.monotonic() + TERM_GRACE_S
+    while time.monotonic() < deadline and any(_alive(pid) for pid in pids):  # orphans: reaped by their new parent
+        await asyncio.sleep(POLL_S)
+    return sorted({process.pid, *pids})
+
+
+def tree(root: int) -> list[int]:
+    """The pids of `root`'s process group and of its descendants (Linux /proc; elsewhere the group only)."""
+    parents: dict[int, int] = {}
+    groups: dict[int, int] = {}
+    for entry in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = entry.read_text().rpartition(")")[2].split()
+            pid = int(entry.parent.name)
+            parents[pid], groups[pid] = int(fields[1]), int(fields[2])
+    found = {pid for pid, group in groups.items() if group == root}
+    frontier = [root]
+    while frontier:
+        parent = frontier.pop()
+        children = [pid for pid, ppid in parents.items() if ppid == parent and pid not in found]
+        found.update(children)
+        frontier.extend(children)
+    found.discard(root)
+    return sorted(found)
+
+
+def _signal_all(root: int, pids: list[int], sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(root, sig)
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, sig)
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` is a process that still runs (a zombie, dead but unreaped, is not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (OSError, IndexError):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+    return state not in ("Z", "X")

@@ -1,0 +1,45 @@
+"""Scripted baselines (`heuristic`, `naive`, `oracle`, `random`) behind an installed agent.
+
+A baseline reads its chat as the built-in agent loop writes it: the task's instruction as the first user turn, then
+one call and its bare observation per step. An agent writes its own chat — its system prompt and preambles first,
+each tool result wrapped its own way (Claude Code shows the structured content, Codex prefixes a wall time, qwen-code
+appends the text) — so the baseline is shown the episode's own record instead: the instruction the episode started
+with and, for every step the server recorded, the call and its observation. The agent still carries every call both
+ways (a step exists only if the agent made the call); only what the baseline reads is the server's record. Once the
+episode is over it answers with text and no call, which ends the agent's turn.
+
+Real models are never wrapped: they see the agent's messages as the agent wrote them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from evaluators.models.base import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ToolCall, ToolSpec, WrappedModel
+from mcp_server.trajectory import read_trajectory
+
+FINISHED = "The episode is over."
+
+
+class EpisodeRecordView(WrappedModel):
+    """The baseline `inner`, shown the chat of the episode recorded at `trajectory` (see the module docstring)."""
+
+    def __init__(self, inner: ModelAPI, trajectory: Path, instruction: str) -> None:
+        super().__init__(inner)
+        self.trajectory, self.instruction = trajectory, instruction
+
+    async def generate(
+        self, messages: list[ChatMessage], tools: list[ToolSpec] | None = None, config: GenerateConfig | None = None
+    ) -> ModelOutput:
+        record = read_trajectory(self.trajectory)
+        if record.end is not None:
+            return ModelOutput(text=FINISHED, model=self.inner.spec)
+        chat = [ChatMessage(role="user", content=self.instruction)]
+        for step in record.steps:
+            call = ToolCall(id=f"step-{step.index}", name=step.tool, arguments=step.arguments)
+            observation = step.observation
+            text = observation if isinstance(observation, str) else json.dumps(observation, ensure_ascii=False)
+            chat += [ChatMessage(role="assistant", content="", tool_calls=[call]),
+                     ChatMessage(role="tool", content=text, tool_call_id=call.id, name=step.tool)]
+        return await self.inner.generate(chat, tools, config)
