@@ -86,6 +86,10 @@ class Execution:
     """The agent's executable (default: its pinned npm package, installed on first use)."""
     episode_timeout_s: float | None = None
     """Installed agents: each episode's wall-clock limit (None: evaluators.harness.installed.DEFAULT_TIMEOUT_S)."""
+    executor: str = "local"
+    """Where episodes are played: "local" (this process, or --server) or "ray" (workers on a Ray cluster)."""
+    address: str | None = None
+    """The Ray cluster to join (None: RAY_ADDRESS, else a Ray instance started for the run)."""
     extra_notes: dict[str, Any] = field(default_factory=dict)
 
 
@@ -149,7 +153,29 @@ def check_options(spec: BenchmarkSpec, config: RunConfig) -> None:
     if not 1 <= epochs <= MAX_EPOCHS:
         raise RunOptionError(f"--epochs must be 1 to {MAX_EPOCHS} (epochs are numbered 0..{MAX_EPOCHS - 1}); "
                              f"got {epochs}")
+    check_execution(config.execution)
     out = config.execution.out
     if config.execution.resume and (out is None or not Path(out).is_dir()):
         where = "needs --out (the run folder to continue)" if out is None else f"{out} does not exist"
         raise RunDirError(f"--resume {where}; start a new run without --resume")
+
+
+EXECUTORS = ("local", "ray")
+
+
+def check_execution(execution: Execution) -> None:
+    """Refuse an executor we do not have, and options that mean nothing for the chosen one."""
+    if execution.executor not in EXECUTORS:
+        raise RunOptionError(f"--executor takes {' or '.join(EXECUTORS)}; not {execution.executor!r}")
+    if execution.executor == "ray" and execution.server_url:
+        raise RunOptionError("--server does not apply to --executor ray (each Ray worker plays on a server of its own)")
+    if execution.executor != "ray" and execution.address:
+        raise RunOptionError("--address names a Ray cluster: it needs --executor ray")
+
+
+def environment_options(config: RunConfig) -> dict[str, Any]:
+    """open_environment's keywords for this run, but the world and the run folder: the same for the run's own process
+    and for each Ray worker (evaluators.harness.ray_worker), so both serve the same tasks the same way."""
+    options = config.options
+    return {"task_set": options.task_set, "items": options.items, "prompting": options.prompting,
+            "shots": options.shots or 0, "seed": config.decoding.seed, "max_steps": options.max_steps}

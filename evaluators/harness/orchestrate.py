@@ -21,7 +21,10 @@ events only (mcp_server.trajectory.TrajectoryWriter), and `--resume` plays the u
 
 With `session=`, each worker opens one session (e.g. an MCP client connection) and plays its episodes on it one
 after another; after a failure it closes that session (the server abandons the episode) and opens a fresh one.
-evaluators.harness.run uses it; there the server's Episode writes every trajectory.
+evaluators.harness.run uses it; there the server's Episode writes every trajectory. The session is where episodes
+are played (the executor): an MCP session to a server in this process, or a Ray worker on a cluster node
+(evaluators.harness.ray_executor). An episode whose worker died under it (`WorkerLost`: nothing of it reached the run
+folder) goes back to the queue and is played again on a fresh session, at most `LOST_LIMIT` times.
 """
 
 from __future__ import annotations
@@ -57,6 +60,9 @@ STOP_AFTER = 3
 
 WRITE_CHECK_BYTES = 4096
 """What the write check after a failed episode writes: one block, which a full disk or a quota refuses."""
+
+LOST_LIMIT = 3
+"""A unit whose worker died under it this many times counts as failed: its episode may be what kills workers."""
 
 
 P = TypeVar("P")
@@ -98,6 +104,8 @@ class RunSummary:
     """Cause → how many episodes failed with it (task and episode ids taken out, so identical causes group)."""
     stopped_early: str | None = None
     """The cause that stopped the run before its end (every episode so far failed with it)."""
+    replayed: int = 0
+    """Episodes played again in this run because their worker died under them (WorkerLost)."""
 
 
 def failure_cause(error: BaseException) -> str:
@@ -106,6 +114,15 @@ def failure_cause(error: BaseException) -> str:
         error = error.exceptions[0]
     lines = str(error).strip().splitlines()
     return f"{type(error).__name__}: {lines[0] if lines else ''}".strip().rstrip(":")[:500]
+
+
+class EpisodeNotRecorded(RuntimeError):
+    """The server ended an episode as an error (it could not write its trajectory): the episode failed."""
+
+
+class WorkerLost(RuntimeError):
+    """The process or machine playing an episode died under it (a Ray worker or node): nothing of the episode reached
+    the run folder, so its unit is played again rather than counted as failed."""
 
 
 class RunDirError(RuntimeError):
@@ -226,6 +243,7 @@ async def run_episodes(
     for unit in pending:
         queue.put_nowait(unit)
     unwritable: list[RunFolderUnwritable] = []
+    lost: Counter[str] = Counter()
 
     def failed(unit: WorkUnit[P], error: Exception) -> None:
         try:
@@ -267,11 +285,20 @@ async def run_episodes(
                 except Exception as error:  # one bad episode must not sink the run; it stays resumable
                     if _cancelling():  # the run is being stopped (Ctrl-C): a session torn down under it is no fault
                         raise asyncio.CancelledError from error
-                    ok = False
-                    failed(unit, error)
+                    replay = isinstance(error, WorkerLost) and lost[unit.episode_id] + 1 < LOST_LIMIT
+                    if replay:
+                        lost[unit.episode_id] += 1
+                        summary.replayed += 1
+                        log.warning("episode %s is played again: %s", unit.episode_id, failure_cause(error))
+                        queue.put_nowait(unit)  # this worker loops on, so the unit is never left in the queue
+                    else:
+                        ok = False
+                        failed(unit, error)
                     if stack is not None:  # a fresh session for the next episode (this one may be broken)
                         await _close_quietly(stack)
                         stack = None
+                    if replay:
+                        continue
                 if progress:
                     progress.advance(unit, ok)
 

@@ -34,7 +34,7 @@ from typing import Any, Generic, TypeVar
 
 from benchmarks.jsonl import write_text_atomic
 from benchmarks.registry import get_benchmark
-from evaluators.harness.config import RunConfig, check_options
+from evaluators.harness.config import RunConfig, check_options, environment_options
 from evaluators.harness.manifest import (
     demonstration_parameters,
     git_revision,
@@ -45,6 +45,7 @@ from evaluators.harness.manifest import (
     update_notes,
 )
 from evaluators.harness.orchestrate import (
+    EpisodeNotRecorded,
     ProgressSink,
     RunFolderUnwritable,
     RunSummary,
@@ -53,7 +54,8 @@ from evaluators.harness.orchestrate import (
     episode_state,
     run_episodes,
 )
-from evaluators.harness.players import make_player
+from evaluators.harness.players import Player, make_player
+from evaluators.harness.ray_executor import RayExecutor
 from evaluators.harness.run_log import LOG_FILE, file_log
 from evaluators.harness.shards import parse_shard
 from evaluators.harness.signals import stop_on_signals, wait_for_threads
@@ -65,10 +67,6 @@ from mcp_server.trajectory import RunManifest, episode_path
 T = TypeVar("T")
 
 log = logging.getLogger("shopbench.runs")
-
-
-class EpisodeNotRecorded(RuntimeError):
-    """The server ended an episode as an error (it could not write its trajectory): the episode failed."""
 
 
 class RunInterrupted(Exception):
@@ -122,11 +120,11 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
     player = make_player(config, spec)
     run_dir = Path(execution.out) if execution.out else default_run_dir(spec.name, config.model)
     try:
-        environment = open_environment([spec.name], runs_dir=run_dir, world=options.world, task_set=options.task_set,
-                                       items=options.items, prompting=options.prompting, shots=options.shots or 0,
-                                       seed=config.decoding.seed, max_steps=options.max_steps)
+        environment = open_environment([spec.name], runs_dir=run_dir, world=options.world,
+                                       **environment_options(config))
         chosen = environment.selection(intents=selection.intents, task_ids=selection.task_ids,
                                        limit=selection.limit)
+        cluster = None if execution.executor != "ray" else RayExecutor.start(config, environment.world, run_dir)
     except BaseException:
         await player.aclose()
         raise
@@ -153,13 +151,13 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
             packages=packages,
             git_revision=revision,
             notes={"concurrency": execution.concurrency, "n_gpu_layers": config.backend.n_gpu_layers,
-                   **execution.extra_notes},
+                   **execution.extra_notes, **(cluster.notes() if cluster else {})},
         ), execution.resume)
     except OSError as error:
-        await player.aclose()
+        await _release(player, cluster)
         raise RunFolderUnwritable.from_os_error(run_dir, error) from None
     except BaseException:
-        await player.aclose()
+        await _release(player, cluster)
         raise
     log_file = run_dir / LOG_FILE
     handler, level = file_log(log_file)
@@ -178,10 +176,13 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
             if remote is not None:
                 await copy_remote_episode(handle, episode_id, episode_path(run_dir, unit.episode_id), remote)
 
+        concurrency = execution.concurrency
+        if cluster is not None:  # episodes played by Ray workers; cluster.play writes each finished file here
+            session, play, concurrency = cluster.session, cluster.play, cluster.workers
         with stop_on_signals() as received:
             try:
                 async with player.serving(environment):  # installed agents: their addresses and the bridge
-                    summary = await run_episodes(run_dir, units, play, concurrency=execution.concurrency,
+                    summary = await run_episodes(run_dir, units, play, concurrency=concurrency,
                                                  resume=execution.resume, progress=progress, session=session)
             except asyncio.CancelledError:
                 task = asyncio.current_task()
@@ -192,15 +193,17 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
                 log.info("run stopped by %s: %d of %d episodes finished", received[0], finished, len(units))
                 raise RunInterrupted(run_dir, received[0], finished, len(units)) from None
     finally:
-        notes = player.counters()
+        notes = player.counters() | (cluster.counters() if cluster else {})
         if summary is not None:
             notes |= {"failed": summary.failed, "completed": summary.completed, "skipped": summary.skipped,
                       "stopped_early": summary.stopped_early}
+            if summary.replayed:
+                notes["replayed"] = summary.replayed
         # One manifest update (in a thread), while the model is released (closing the response cache waits on
         # its file being synced).
         noted = _Background(functools.partial(update_notes, run_dir, **notes))
         try:
-            await player.aclose()
+            await _release(player, cluster)
         finally:
             logging.getLogger().removeHandler(handler)
             logging.getLogger("shopbench").setLevel(level)
@@ -215,6 +218,15 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
         log.warning("%s could not be written (%s): failed episodes' tracebacks are missing from it", log_file,
                     handler.failure)
     return RunResult(run_dir, summary, manifest, log_file)
+
+
+async def _release(player: Player, cluster: RayExecutor | None) -> None:
+    """Let go of the model, then of the Ray cluster (its workers are gone by now; a cluster the run started stops)."""
+    try:
+        await player.aclose()
+    finally:
+        if cluster is not None:
+            cluster.close()
 
 
 def _provenance() -> tuple[dict[str, str], str | None]:

@@ -92,6 +92,13 @@ def run(
                                       help="Play against a running `shopbench serve` at this URL (…/mcp)."),
     server_token: str | None = typer.Option(None, "--server-token", envvar="SHOPBENCH_TOKEN",
                                             rich_help_panel=SHARED, help="Bearer token for --server."),
+    executor: str = typer.Option("local", "--executor", rich_help_panel=SHARED,
+                                 help="Where episodes are played: local (this process, or --server), or ray (Ray "
+                                 "workers across a cluster: one CPU each, a GPU with --n-gpu-layers; a worker that "
+                                 "dies has its episode played again). Needs shopbench[ray]."),
+    address: str | None = typer.Option(None, "--address", rich_help_panel=SHARED,
+                                       help="--executor ray: the cluster to join (its head's host:port; default "
+                                       "RAY_ADDRESS, else a Ray instance started for the run)."),
     verbose: bool = typer.Option(False, "--verbose", "-v", rich_help_panel=SHARED,
                                  help="Show failed episodes' tracebacks here too (they always go to run.log)."),
     world: World = None,
@@ -106,7 +113,8 @@ def run(
 
     Examples: `shopbench run shoppingbench --model llama-cpp:smollm2 --limit 2 --max-steps 6` ·
     `shopbench run shoppingbench --model openai:gpt-4.1 --concurrency 8 --out runs/gpt41` ·
-    `shopbench run intentionqa --model random` · `shopbench run shopping-mmlu --model llama-cpp:smollm2 --limit 3`
+    `shopbench run intentionqa --model random` · `shopbench run shopping-mmlu --model llama-cpp:smollm2 --limit 3` ·
+    `shopbench run shoppingbench --model heuristic --executor ray --address HEAD:6379 --concurrency 16`
     """
     import asyncio
 
@@ -130,6 +138,7 @@ def run(
         temperature=temperature, max_tokens=max_tokens, n_gpu_layers=n_gpu_layers, n_ctx=n_ctx,
         timeout_s=120.0 if timeout is None or agent else timeout, episode_timeout_s=timeout if agent else None,
         cache=cache, cache_path=cache_path, prices=prices, server_url=server, server_token=server_token,
+        executor=executor, address=address,
         world=world, task_set=tasks, protocol=protocol, max_steps=max_steps, items=items, prompting=prompting,
         shots=shots, agent=agent, agent_bin=agent_bin,
     )
