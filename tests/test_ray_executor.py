@@ -1,6 +1,6 @@
 """`shopbench run --executor ray` on a two-node Ray cluster on this machine (Ray's own test cluster): the run scores,
-plays and records as the local run with the same seed, and a worker killed mid-episode loses and duplicates
-nothing."""
+plays and records as the local run with the same seed (and its shards merge with local ones), and a worker killed
+mid-episode loses and duplicates nothing."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import pytest
 
 from evaluators.harness.config import RunOptionError
 from evaluators.harness.manifest import decisive
+from evaluators.harness.merge import merge_runs
 from evaluators.harness.orchestrate import PARTIAL_DIR, episode_state
 from evaluators.harness.ray_worker import WorldNotOnNode, WorldRef
 from evaluators.harness.run import RunConfig, run_benchmark
@@ -63,12 +64,22 @@ def test_a_ray_run_of_8_tasks_equals_the_local_run(cluster, default_world, tmp_p
                             capture_output=True, text=True, env=os.environ.copy(), timeout=300)
     assert played.returncode == 0, played.stderr[-2000:]
     assert {p.stem for p in iter_episode_files(on_ray)} == EIGHT
-    assert _scores(on_ray) == _scores(local)
+    expected = _scores(local)
+    assert _scores(on_ray) == expected
     assert _moves(on_ray) == _moves(local)
     assert decisive(read_manifest(on_ray)) == decisive(read_manifest(local))
     notes = read_manifest(on_ray).notes
     assert notes["executor"] == "ray" and notes["ray"]["nodes"] == 2 and notes["ray_nodes_used"] == 2
     assert notes["completed"] == 8 and notes["ray_workers_started"] == 2
+    # Item 4 kept: a shard played locally and one on Ray merge into the unsharded run's scores
+    shards = [tmp_path / "shard-1", tmp_path / "shard-2"]
+    for index, (shard, executor) in enumerate(zip(shards, ({}, {"executor": "ray", "address": cluster.address}),
+                                                  strict=True)):
+        asyncio.run(run_benchmark(RunConfig(benchmark="shoppingbench", model="random", seed=5, limit=2, max_steps=6,
+                                            world=default_world.root, out=shard, shard=f"{index + 1}/2",
+                                            **executor)))
+    merge_runs(shards, tmp_path / "merged")
+    assert _scores(tmp_path / "merged") == expected
 
 
 def _worker_pids(cluster) -> list[int]:
@@ -143,3 +154,20 @@ def test_a_worker_finds_the_run_world_at_its_path_or_builds_the_default_one(defa
         WorldRef(elsewhere, default_world.info.content_hash, default=False).open_here()
     with pytest.raises(WorldNotOnNode, match="holds catalog .*, not the run's 000000000000"):
         WorldRef(str(default_world.root), "0" * 64, default=False).open_here()
+
+
+async def test_gpu_workers_ask_ray_for_a_gpu_each(cluster, default_world, tmp_path):
+    with pytest.raises(RunOptionError, match=r"each worker needs a GPU \(--n-gpu-layers\); the cluster has"):
+        await run_benchmark(RunConfig(benchmark="shoppingbench", model="random", limit=1, out=tmp_path / "none",
+                                      executor="ray", address=cluster.address, n_gpu_layers=-1))
+    assert not (tmp_path / "none").exists()
+    gpu_node = cluster.add_node(num_cpus=1, num_gpus=1)  # Ray counts the GPU it is told of
+    try:
+        result = await run_benchmark(RunConfig(
+            benchmark="shoppingbench", model="random", limit=1, world=default_world.root, out=tmp_path / "gpu",
+            executor="ray", address=cluster.address, n_gpu_layers=-1, concurrency=3))
+    finally:
+        cluster.remove_node(gpu_node)
+    notes = read_manifest(tmp_path / "gpu").notes
+    assert result.summary.completed == 4
+    assert notes["ray"]["workers"] == 1 and notes["ray_nodes_used"] == 1  # one GPU: one worker, on the GPU's node
