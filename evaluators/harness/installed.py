@@ -33,7 +33,7 @@ from benchmarks.registry import BenchmarkSpec
 from evaluators.bridge import BridgeEpisode, ModelBridge
 from evaluators.harness.backend import is_baseline
 from evaluators.harness.config import RunConfig, RunOptionError
-from evaluators.harness.orchestrate import WorkUnit, set_aside, transcript_dir
+from evaluators.harness.orchestrate import WorkUnit, failure_cause, set_aside, transcript_dir
 from evaluators.harness.players import Player, prepare
 from evaluators.models import EpisodeContext, GenerateConfig, ModelAPI, ToolSpec, bind_episode
 from evaluators.models.base import ChatMessage, ModelOutput, WrappedModel
@@ -151,7 +151,10 @@ class InstalledAgentPlayer(Player):
         steps.ledger = endpoint.ledger
         url = f"{self._base_url}/e/{reservation.token}/mcp"
         try:
-            await check_ready(url, reservation.started.tools)
+            try:
+                await check_ready(url, reservation.started.tools)
+            except AgentHarnessError as error:
+                raise await self._harness_error(reservation, str(error)) from None
             with episode_folders(run_dir, played_id) as (workdir, home):
                 setup = EpisodeSetup(workdir=workdir, home=home, mcp_url=url, base_url=endpoint.base_url,
                                      openai_base_url=endpoint.openai_base_url, api_key=bridge.key or "",
@@ -160,25 +163,32 @@ class InstalledAgentPlayer(Player):
                     self.adapter, self.executable, setup, transcript, timeout_s=self.timeout_s, grace_s=END_GRACE_S,
                     episode_over=lambda: reservation.episode.over)
         except BaseException:
-            release_episode(server.state, reservation, "abandoned", "the harness stopped before the agent's end")
-            endpoint.close()
+            # Whatever stopped the harness here (a bug, Ctrl-C), the episode does not stay open: --resume plays it.
+            release_episode(server.state, reservation, "abandoned", "the harness stopped before the agent ended")
             raise
-        endpoint.close()
+        finally:
+            endpoint.close()
         episode = reservation.episode
         problem = None if episode.over else harness_problem(model, endpoint, episode.steps, transcript)
         if problem is not None:
-            release_episode(server.state, reservation, "error", problem)
-        elif ended.reason == "timeout":
+            write_summary(transcript, ended, reported, bridge=ledger_summary(endpoint, steps), end=None)
+            raise await self._harness_error(reservation, problem)
+        if ended.reason == "timeout":
             release_episode(server.state, reservation, "timeout", f"the agent's {self.timeout_s:g} s ran out")
         else:
             release_episode(server.state, reservation, "agent_exited",
                             f"the agent exited (code {ended.returncode}) without ending the episode")
         write_summary(transcript, ended, reported, bridge=ledger_summary(endpoint, steps),
                       end=episode.end.model_dump(mode="json") if episode.end else None)
-        if problem is not None:
-            await asyncio.to_thread(set_aside, run_dir, played_id)
-            raise AgentHarnessError(problem)
         return played_id, episode.end.status if episode.end else None
+
+    async def _harness_error(self, reservation: Reservation, problem: str) -> AgentHarnessError:
+        """End the episode as the harness's error and move its files out of the run, so nothing of it is scored and
+        `--resume` plays it again; the error to raise."""
+        assert self._server is not None
+        release_episode(self._server.state, reservation, "error", problem)
+        await asyncio.to_thread(set_aside, self._server.state.runs_dir, reservation.started.episode_id)
+        return AgentHarnessError(problem)
 
     def _episode_model(self, unit: WorkUnit[TaskListing], suite: TaskSuite, reservation: Reservation) -> ModelAPI:
         """The run's model bound to this episode; a scripted baseline reads the episode's own record."""
@@ -245,9 +255,8 @@ async def check_ready(url: str, tools: list[str]) -> None:
         async with asyncio.timeout(READY_TIMEOUT_S), http_session(url) as session:
             listed = {tool.name for tool in (await session.list_tools()).tools}
     except Exception as error:  # noqa: BLE001 - any failure to answer is the one reason not to start the agent
-        cause = str(error).strip().splitlines()
         raise AgentHarnessError(f"the MCP server did not list its tools at the agent's address "
-                                f"({type(error).__name__}{': ' + cause[0] if cause else ''})") from None
+                                f"({failure_cause(error)})") from None
     missing = sorted(set(tools) - listed)
     if missing:
         raise AgentHarnessError(f"the MCP server's tool list lacks {', '.join(missing)}")

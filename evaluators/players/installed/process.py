@@ -3,15 +3,19 @@ its episode has been over for a grace period — then its whole process tree is 
 reaped, so nothing of it is left running and no zombie stays behind.
 
 The tree is the agent's process group plus every descendant found through /proc (a child that started a session of
-its own is still found by its parent chain, while that parent lives).
+its own is still found by its parent chain, while that parent lives). A process whose parent dies is handed to the
+nearest "subreaper" ancestor, else to PID 1 — which in a container may never reap it — so the harness makes itself a
+subreaper (Linux) and reaps its agents' orphans itself, by pid.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
 import signal
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +27,9 @@ from evaluators.players.installed.adapter import AgentSetupError, Launch
 POLL_S = 0.05
 TERM_GRACE_S = 3.0
 """How long the tree has to exit after SIGTERM before SIGKILL."""
+
+PR_SET_CHILD_SUBREAPER = 36
+"""prctl option (linux/prctl.h)."""
 
 Stopped = Literal["exited", "timeout", "episode_over"]
 
@@ -43,6 +50,7 @@ async def run_agent(launch: Launch, *, cwd: Path, stdout: Path, stderr: Path, ti
                     episode_over: Callable[[], bool], grace_s: float) -> AgentExit:
     """Run the agent to one of its ends (see AgentExit.reason); stdout and stderr go to files as they come."""
     began = time.monotonic()
+    adopt_orphans()
     with open(stdout, "wb") as out, open(stderr, "wb") as err:
         try:
             process = await asyncio.create_subprocess_exec(
@@ -85,9 +93,32 @@ async def end_tree(process: asyncio.subprocess.Process) -> list[int]:
     _signal_all(process.pid, pids, signal.SIGKILL)
     await process.wait()
     deadline = time.monotonic() + TERM_GRACE_S
-    while time.monotonic() < deadline and any(_alive(pid) for pid in pids):  # orphans: reaped by their new parent
+    while time.monotonic() < deadline and any(map(_exists, pids)):
+        for pid in pids:
+            _reap(pid)
         await asyncio.sleep(POLL_S)
     return sorted({process.pid, *pids})
+
+
+def adopt_orphans() -> None:
+    """Make this process the subreaper of its descendants (Linux PR_SET_CHILD_SUBREAPER), so an agent's orphaned
+    children come to it to be reaped (see the module docstring); elsewhere, nothing."""
+    if sys.platform != "linux":
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def _reap(pid: int) -> None:
+    """Collect `pid`'s exit if it is a dead child of this process (an adopted orphan); nothing otherwise. Only the
+    agent's own tree is waited for, by pid: never a wait for any child, which could take another's exit status."""
+    with contextlib.suppress(ChildProcessError, OSError):
+        os.waitpid(pid, os.WNOHANG)
+
+
+def _exists(pid: int) -> bool:
+    """Whether `pid` is still in the process table (running, or dead and not yet reaped)."""
+    return Path(f"/proc/{pid}").exists() if sys.platform == "linux" else _alive(pid)
 
 
 def tree(root: int) -> list[int]:

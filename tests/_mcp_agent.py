@@ -1,0 +1,78 @@
+"""A small MCP agent for `shopbench run --agent command:…` tests: OpenAI Chat Completions to the model bridge
+($OPENAI_BASE_URL), shopbench's tools over streamable HTTP (the URL it is given), one tool call at a time, until
+the model answers without a call.
+
+`--hang PIDFILE`: after its first tool call it starts a child that ignores SIGTERM, writes both pids to PIDFILE and
+waits forever, ignoring SIGTERM itself (what the harness must end at --timeout). `--no-tools`: it offers the model
+no tool (an agent whose MCP connection silently failed), so the model can only answer in text."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+IGNORE_TERM = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(3600)"
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("url")
+    parser.add_argument("prompt_file")
+    parser.add_argument("--hang")
+    parser.add_argument("--no-tools", action="store_true")
+    args = parser.parse_args()
+    prompt = Path(args.prompt_file).read_text(encoding="utf-8")
+    base, key = os.environ["OPENAI_BASE_URL"], os.environ["OPENAI_API_KEY"]
+    async with (create_mcp_http_client() as transport,
+                Client(streamable_http_client(args.url, http_client=transport), mode="legacy") as session,
+                httpx.AsyncClient(timeout=120) as http):
+        listed = [] if args.no_tools else (await session.list_tools()).tools
+        tools = [{"type": "function", "function": {"name": tool.name, "description": tool.description or "",
+                                                   "parameters": tool.input_schema}} for tool in listed]
+        messages: list[dict] = [{"role": "user", "content": prompt}]
+        for _ in range(50):
+            reply = await http.post(f"{base}/chat/completions", headers={"Authorization": f"Bearer {key}"},
+                                    json={"model": "any", "messages": messages, **({"tools": tools} if tools else {})})
+            reply.raise_for_status()
+            message = reply.json()["choices"][0]["message"]
+            messages.append(message)
+            calls = message.get("tool_calls") or []
+            if not calls:
+                print(json.dumps({"type": "result", "text": message.get("content")}))
+                return
+            for call in calls:
+                function = call["function"]
+                if args.no_tools:  # it has no tools: whatever the model calls is unknown to it
+                    messages.append({"role": "tool", "tool_call_id": call["id"], "content": "no such tool"})
+                    continue
+                result = await session.call_tool(function["name"], json.loads(function["arguments"] or "{}"))
+                text = "\n".join(block.text for block in result.content if getattr(block, "type", "") == "text")
+                messages.append({"role": "tool", "tool_call_id": call["id"], "content": text})
+                print(json.dumps({"type": "tool", "name": function["name"]}), flush=True)
+                if args.hang:
+                    hang(args.hang)
+
+
+def hang(pidfile: str) -> None:
+    child = subprocess.Popen([sys.executable, "-c", IGNORE_TERM])
+    with open(pidfile, "w") as out:
+        json.dump([os.getpid(), child.pid], out)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    while True:
+        time.sleep(1)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
