@@ -55,6 +55,8 @@ async def test_verifiers_evaluation_equals_shopbench_run(default_world, tmp_path
     reference = score_run(tmp_path / "run")
     env = vf.load_environment("shopbench", benchmark="shoppingbench", world=str(default_world.root), limit=1,
                               runs=str(tmp_path / "vf"))
+    # vf-eval's env-server workers load the environment again from these
+    assert (env.env_id, env.env_args["benchmark"]) == ("shopbench", "shoppingbench")
     async with endpoint(get_model(baseline), frozenset(tool.name for tool in env.tool_defs)) as client:
         results = await env.evaluate(client, baseline, num_examples=4, **quiet())
     outputs = results["outputs"]

@@ -40,7 +40,7 @@ class QuestionEnv(vf.SingleTurnEnv):
             rows.append({"prompt": turns, "answer": "",
                          "info": {"task_id": listing.task_id, "group": str(listing.intent),
                                   "decoding": {"temperature": prompt.temperature, "max_tokens": prompt.max_tokens}}})
-        super().__init__(dataset=Dataset.from_list(rows), rubric=rubric, env_id=spec.name, **kwargs)
+        super().__init__(dataset=Dataset.from_list(rows), rubric=rubric, **kwargs)
 
     async def setup_state(self, state: vf.State) -> vf.State:
         await self.rollouts.start(state)

@@ -41,7 +41,7 @@ class ToolEpisodeEnv(vf.MultiTurnEnv):
                  "info": {"task_id": listing.task_id, "intent": listing.intent, "task_set": listing.task_set}}
                 for listing in listings]
         super().__init__(
-            dataset=Dataset.from_list(rows), rubric=rubric, env_id=spec.name,
+            dataset=Dataset.from_list(rows), rubric=rubric,
             tool_defs=[{"name": tool.name, "description": tool.description, "parameters": tool.parameters}
                        for tool in tools],
             max_turns=-1,  # the episode's step limit ends the rollout (every turn is at least one step)
