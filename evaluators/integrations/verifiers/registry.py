@@ -45,13 +45,18 @@ def load_environment(benchmark: str = "shoppingbench", **options: Any) -> Enviro
     """The verifiers environment of a registered benchmark, built with `options` (see its builder's parameters)."""
     spec = get_benchmark(benchmark)
     builder = environment_builder(spec)
-    taken = [name for name, parameter in inspect.signature(builder).parameters.items()
-             if parameter.kind == parameter.KEYWORD_ONLY or parameter.kind == parameter.POSITIONAL_OR_KEYWORD]
-    unknown = sorted(set(options) - set(taken[1:]))
+    taken = builder_options(builder)
+    unknown = sorted(set(options) - set(taken))
     if unknown:
         raise TypeError(f"load_environment(benchmark={benchmark!r}) takes no option {', '.join(map(repr, unknown))}; "
-                        f"its options: {', '.join(taken[1:])}")
+                        f"its options: {', '.join(taken)}")
     return builder(spec, **options)
+
+
+def builder_options(builder: Builder) -> list[str]:
+    """The options a builder takes: its parameters after the spec."""
+    named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return [name for name, parameter in inspect.signature(builder).parameters.items() if parameter.kind in named][1:]
 
 
 register_environment("evaluators.integrations.verifiers.shopping:shoppingbench_environment", kind="agentic")
