@@ -1,7 +1,7 @@
 """Generated ShoppingBench worlds: catalog, task sets for the four intents, and the knowledge corpus.
 
 Pure data and logic (no Lucene): the checks play tasks against an injected `Tools` (heuristic.Tools), which
-mcp_server.world.WorldTools implements over a world's indexes.
+mcp_server.world_build.WorldTools implements over a world's indexes.
 """
 
 import hashlib
