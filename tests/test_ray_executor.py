@@ -138,6 +138,7 @@ async def test_a_worker_killed_mid_episode_loses_and_duplicates_nothing(cluster,
 @pytest.mark.parametrize(("options", "refusal"), [
     ({"address": "127.0.0.1:1"}, "--address names a Ray cluster: it needs --executor ray"),
     ({"executor": "ray", "server_url": "http://127.0.0.1:1/mcp"}, "--server does not apply to --executor ray"),
+    ({"executor": "ray", "agent": "claude-code"}, "--agent does not apply to --executor ray"),
     ({"executor": "spark"}, "--executor takes local or ray; not 'spark'"),
 ])
 async def test_executor_options_that_cannot_apply_are_refused_before_the_run_folder(options, refusal, tmp_path):

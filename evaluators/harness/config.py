@@ -169,6 +169,9 @@ def check_execution(execution: Execution) -> None:
         raise RunOptionError(f"--executor takes {' or '.join(EXECUTORS)}; not {execution.executor!r}")
     if execution.executor == "ray" and execution.server_url:
         raise RunOptionError("--server does not apply to --executor ray (each Ray worker plays on a server of its own)")
+    if execution.executor == "ray" and execution.agent:
+        raise RunOptionError("--agent does not apply to --executor ray (an installed agent is served by the run's own "
+                             "process)")
     if execution.executor != "ray" and execution.address:
         raise RunOptionError("--address names a Ray cluster: it needs --executor ray")
 
