@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from evaluators.harness.orchestrate import PARTIAL_DIR, transcript_dir
-from evaluators.models import ModelAPI, ModelOutput, ToolCall, register_backend
+from evaluators.models import ModelAPI, ModelOutput, TokenUsage, ToolCall, register_backend
 from evaluators.players.installed import ADAPTERS
 from evaluators.results.scoring import score_run
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
@@ -187,15 +187,16 @@ def test_an_agent_without_its_tools_is_a_harness_error_that_resume_plays_again(d
 
 
 class AnswersA(ModelAPI):
-    """Answers every question by calling submit_answer with "A"."""
+    """Answers every question by calling submit_answer with "A"; each call reports 50 tokens in, 5 out."""
 
     spec = "answers-a"
 
     async def generate(self, messages: Any, tools: Any = None, config: Any = None) -> ModelOutput:
+        usage = TokenUsage(input_tokens=50, output_tokens=5)
         if any(message.role == "tool" for message in messages):
-            return ModelOutput(text="submitted", model=self.spec)
+            return ModelOutput(text="submitted", model=self.spec, usage=usage)
         return ModelOutput(tool_calls=[ToolCall(id="a", name="submit_answer", arguments={"answer": "A"})],
-                           model=self.spec)
+                           model=self.spec, usage=usage)
 
 
 @register_backend("answers-a", needs_argument=False, help="test model: submits A")
@@ -211,5 +212,39 @@ def test_a_question_benchmark_through_an_installed_agent(tmp_path):
     (path,) = iter_episode_files(out)
     trajectory = read_trajectory(path)
     assert trajectory.end is not None and (trajectory.end.status, trajectory.end.answer) == ("submitted", "A")
+    (step,) = trajectory.steps  # its usage: the model call before it, as the bridge counted it
+    assert step.usage is not None and (step.usage.input_tokens, step.usage.output_tokens) == (50, 5)
     assert trajectory.start.instruction in (transcript_dir(out, path.stem) / "prompt.txt").read_text()
     assert score_run(out).metric_rows()  # scored as any intentionqa run
+
+
+def test_resume_and_merge_carry_the_transcripts(tmp_path):
+    from evaluators.harness.merge import merge_runs
+    from evaluators.harness.orchestrate import WorkUnit, pending_units
+    from mcp_server.trajectory import (
+        AgentInfo,
+        EndEvent,
+        RunManifest,
+        StartEvent,
+        TrajectoryWriter,
+        episode_path,
+        write_manifest,
+    )
+
+    agent = AgentInfo(kind="mcp-client", name="claude-code")
+    for run, episode, end in (("a", "t0-e0", "terminated"), ("a", "t1-e0", None), ("b", "t2-e0", "timeout")):
+        with TrajectoryWriter(episode_path(tmp_path / run, episode)) as writer:
+            writer.write(StartEvent(episode_id=episode, benchmark="test", task_set="s", task_id=episode[:2],
+                                    instruction="do it", agent=agent, max_steps=3))
+            if end:
+                writer.write(EndEvent(status=end))
+        transcript_dir(tmp_path / run, episode).mkdir()
+        (transcript_dir(tmp_path / run, episode) / "stdout.jsonl").write_text(f"{episode}\n")
+        write_manifest(tmp_path / run, RunManifest(run_id=run, benchmark="test", task_set="s", agent=agent))
+    pending, done = pending_units(tmp_path / "a", [WorkUnit("t0-e0", "t0"), WorkUnit("t1-e0", "t1")], resume=True)
+    assert ([unit.episode_id for unit in pending], done) == (["t1-e0"], 1)
+    assert not transcript_dir(tmp_path / "a", "t1-e0").exists()  # set aside with its unfinished episode
+    assert (tmp_path / "a" / PARTIAL_DIR / "t1-e0.attempt1.agent" / "stdout.jsonl").read_text() == "t1-e0\n"
+    merge_runs([tmp_path / "a", tmp_path / "b"], tmp_path / "merged")
+    for episode in ("t0-e0", "t2-e0"):
+        assert (transcript_dir(tmp_path / "merged", episode) / "stdout.jsonl").read_text() == f"{episode}\n"
