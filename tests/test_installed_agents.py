@@ -248,3 +248,43 @@ def test_resume_and_merge_carry_the_transcripts(tmp_path):
     merge_runs([tmp_path / "a", tmp_path / "b"], tmp_path / "merged")
     for episode in ("t0-e0", "t2-e0"):
         assert (transcript_dir(tmp_path / "merged", episode) / "stdout.jsonl").read_text() == f"{episode}\n"
+
+
+@pytest.mark.parametrize("agent", AGENTS, ids=lambda agent: agent.partition(" ")[0].rpartition("/")[2])
+def test_an_agent_gets_its_address_and_nothing_of_the_world_or_the_user(agent, tmp_path, monkeypatch):
+    """Its config names only its episode's address and bridge endpoint; its working directory stays empty; its
+    environment is built from scratch (no user HOME, no API key but the bridge's)."""
+    from evaluators.players.installed import get_adapter
+    from evaluators.players.installed.adapter import EpisodeSetup
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-real-anthropic")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-real-openai")
+    workdir, home = tmp_path / "work", tmp_path / "home"
+    workdir.mkdir()
+    home.mkdir()
+    setup = EpisodeSetup(workdir=workdir, home=home, mcp_url="http://127.0.0.1:1/e/TOKEN/mcp",
+                         base_url="http://127.0.0.1:2/e/B", openai_base_url="http://127.0.0.1:2/e/B/v1",
+                         api_key="bridge-key", model="heuristic", prompt="the request")
+    launch = get_adapter(agent).launch(Path("/agents/bin/agent"), setup)
+    assert list(workdir.iterdir()) == []
+    written = "\n".join(path.read_text() for path in home.rglob("*") if path.is_file())
+    assert "http://127.0.0.1:1/e/TOKEN/mcp" in written
+    home_dir, cache = str(Path.home()), os.environ["SHOPBENCH_HOME"]
+    assert cache not in written and "world" not in written.lower() and "sk-real" not in written
+    env = launch.env
+    assert env["HOME"] == str(home) and not any(home_dir == value for value in env.values())
+    assert not any(value.startswith("sk-real") for value in env.values())
+    assert not any(cache in value for value in env.values()) and "SHOPBENCH_HOME" not in env
+    assert set(env) - {"PATH", "HOME", "LANG"} <= {
+        "CLAUDE_CONFIG_DIR", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "MCP_CONNECTION_NONBLOCKING",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "DISABLE_TELEMETRY", "DISABLE_ERROR_REPORTING",
+        "DISABLE_AUTOUPDATER", "CODEX_HOME", "SHOPBENCH_BRIDGE_KEY", "SHOPBENCH_MCP_URL", "OPENAI_BASE_URL",
+        "OPENAI_API_KEY"}
+    assert all(value == "bridge-key" for name, value in env.items() if name.endswith("_KEY"))
+
+
+def test_run_help_names_every_agent():
+    from shopbench.options import Agent
+
+    help_text = Agent.__metadata__[0].help
+    assert all(name in help_text for name in ADAPTERS)
