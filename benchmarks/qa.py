@@ -11,10 +11,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
-import numpy as np
 from pydantic import BaseModel, Field
+
+if TYPE_CHECKING:
+    import numpy as np  # an annotation only: `shopbench --help` loads this module and not numpy
 
 Prompting = Literal["zero-shot", "few-shot", "cot", "cot-sc"]
 PROMPTINGS: tuple[Prompting, ...] = ("zero-shot", "few-shot", "cot", "cot-sc")

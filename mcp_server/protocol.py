@@ -2,7 +2,8 @@
 typed parts of results (`TaskListing`, `EpisodeStatus`, `StartedEpisode`).
 
 Kept apart from the server so a client (the agent loop, the TUI, outside harnesses) reads results without loading the
-server or the episode machinery; both sides import this module, and it imports neither.
+server or the episode machinery; both sides import this module, and it imports neither. The plain values are
+defined in protocol_constants.py (no pydantic: the command line reads them) and re-exported here.
 """
 
 from __future__ import annotations
@@ -11,43 +12,41 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from mcp_server.protocol_constants import (
+    DEFAULT_MAX_STEPS,
+    EPISODE_URI,
+    MAX_EPOCHS,
+    META_AGENT,
+    META_EPISODE_ID,
+    META_EPOCH,
+    META_KEYS,
+    META_THOUGHT,
+    META_USAGE,
+    RECORD_MALFORMED_TOOL,
+    SERVER_NAME,
+    TASKS_URI,
+    TOOLS_URI,
+)
 from mcp_server.trajectory import EndStatus
 
-SERVER_NAME = "shopbench"
-
-DEFAULT_MAX_STEPS = 30
-"""Steps an episode may take unless the server is told otherwise (`--max-steps`); the one place this default is
-written: every player passes None for it (serve, run, play, Inspect, Gym)."""
-
-META_THOUGHT = "shopbench/thought"
-META_USAGE = "shopbench/usage"
-META_EPISODE_ID = "shopbench/episode_id"
-META_EPOCH = "shopbench/epoch"
-META_AGENT = "shopbench/agent"
-META_KEYS: dict[str, str] = {
-    META_THOUGHT: "any tool call: the agent's reasoning before this call (str), recorded with the step",
-    META_USAGE: "any tool call: what the model call behind this step cost, "
-    "{input_tokens, output_tokens, latency_s, cost_usd} (all optional)",
-    META_EPISODE_ID: "start_task: the episode id to use (1-128 of A-Z a-z 0-9 . _ -); default: generated "
-    "(or pass the episode_id argument)",
-    META_EPOCH: "start_task: the epoch number (int, for repeated runs of one task); default 0 (or pass epoch)",
-    META_AGENT: 'start_task: who plays, {kind: "model"|"human"|"mcp-client"|"baseline", name, details}; '
-    "default: the server's --agent-name/--agent-kind, else the client's name from initialize "
-    "(or pass agent_name / agent_kind)",
-}
-
-MAX_EPOCHS = 1000
-"""Epochs are numbered 0..MAX_EPOCHS-1: start_task refuses a larger epoch and `run --epochs` a larger count, so one
-stray episode cannot make pass^k (computed for every k up to the epochs a task has) run for hours."""
-
-TASKS_URI = "shopbench://tasks"
-TOOLS_URI = "shopbench://tools"
-EPISODE_URI = "shopbench://episodes/{episode_id}"
-"""Resource template: an episode's trajectory file (JSONL), for the client that started the episode."""
-
-RECORD_MALFORMED_TOOL = "record_malformed_turn"
-"""Harness-only tool (not listed): records a model turn that held no runnable call, with the raw text, what was
-wrong and the feedback the model was shown, as one step of the caller's episode."""
+__all__ = [
+    "DEFAULT_MAX_STEPS",
+    "EPISODE_URI",
+    "MAX_EPOCHS",
+    "META_AGENT",
+    "META_EPISODE_ID",
+    "META_EPOCH",
+    "META_KEYS",
+    "META_THOUGHT",
+    "META_USAGE",
+    "RECORD_MALFORMED_TOOL",
+    "SERVER_NAME",
+    "TASKS_URI",
+    "TOOLS_URI",
+    "EpisodeStatus",
+    "StartedEpisode",
+    "TaskListing",
+]
 
 
 class TaskListing(BaseModel):

@@ -17,13 +17,13 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError, WithJsonSchema
 
 from benchmarks.jsonl import DataFileError, read_json_model, write_text_atomic
+from mcp_server.protocol_constants import AgentKind
 
 SCHEMA_VERSION = 1
 MANIFEST_FILE = "manifest.json"
@@ -34,16 +34,6 @@ _THREAD_LOCK = threading.Lock()
 
 def now() -> datetime:
     return datetime.now(UTC)
-
-
-class AgentKind(StrEnum):
-    """What plays an episode: a model (run, Inspect), a person (play), an outside MCP client, or a scripted
-    baseline."""
-
-    model = "model"
-    human = "human"
-    mcp_client = "mcp-client"
-    baseline = "baseline"
 
 
 AgentKindValue = Annotated[AgentKind, WithJsonSchema({"enum": [kind.value for kind in AgentKind], "type": "string"})]

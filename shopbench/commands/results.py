@@ -6,8 +6,7 @@ from pathlib import Path
 
 import typer
 
-from shopbench.commands.report import Baseline
-from shopbench.options import World
+from shopbench.options import Baseline, World
 
 
 def register(app: typer.Typer) -> None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from benchmarks.registry import names_help
-from mcp_server.protocol import MAX_EPOCHS
+from mcp_server.protocol_constants import MAX_EPOCHS
 from shopbench.options import (
     MODEL_SPECS,
     Agent,

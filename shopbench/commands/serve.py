@@ -10,7 +10,7 @@ from typing import Any
 import typer
 
 from mcp_server.http_limits import DEFAULT_MAX_SESSIONS, DEFAULT_REQUEST_TIMEOUT_S, DEFAULT_SESSION_IDLE_TIMEOUT_S
-from mcp_server.trajectory import AgentKind
+from mcp_server.protocol_constants import AgentKind
 from shopbench.options import (
     AgentKindOption,
     AgentName,
@@ -116,5 +116,5 @@ def _agent_defaults(name: str | None, kind: AgentKind | None) -> dict[str, Any]:
     if kind is not None:
         defaults["kind"] = kind.value
     elif name:
-        defaults["kind"] = "mcp-client"
+        defaults["kind"] = AgentKind.mcp_client.value
     return defaults
