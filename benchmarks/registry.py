@@ -41,7 +41,9 @@ BUILTINS: tuple[str, ...] = (
     "benchmarks.intentionqa.adapter",
     "benchmarks.session_intent.adapter",
 )
-"""Modules whose import registers the built-in benchmarks, in the order commands list them."""
+"""Modules whose import registers the built-in benchmarks, in the order commands list them (whichever is imported
+first: a benchmark whose loader lives in a built-in's package takes that built-in's place, plugins follow in the
+order they registered)."""
 
 ENTRY_POINT_GROUP = "shopbench.benchmarks"
 OVERALL_AS_SCORED = "as the scorer aggregates"
@@ -117,7 +119,7 @@ def resolve(target: str) -> Any:
 
 def register(spec: BenchmarkSpec) -> BenchmarkSpec:
     """Add a benchmark. Registering the same spec again (a module imported twice) is a no-op; another benchmark
-    under a taken name is an error. The built-ins register first, so they keep their places in listings."""
+    under a taken name is an error (the built-ins are loaded first, so a plugin cannot take a built-in's name)."""
     _load()
     known = _REGISTRY.get(spec.name)
     if known is not None and known != spec:
@@ -186,7 +188,7 @@ def get_benchmark(name: str) -> BenchmarkSpec:
     if spec is None:
         close = difflib.get_close_matches(name, list(_REGISTRY), n=2, cutoff=0.6)
         hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-        raise UnknownBenchmarkError(f"no benchmark {name!r}.{hint} Known: {', '.join(_REGISTRY)}.")
+        raise UnknownBenchmarkError(f"no benchmark {name!r}.{hint} Known: {', '.join(benchmark_names())}.")
     return spec
 
 
@@ -197,9 +199,20 @@ def question_benchmark(name: str) -> QuestionBenchmark[Any]:
 
 
 def benchmarks(kind: SuiteKind | None = None) -> list[BenchmarkSpec]:
-    """Every registered benchmark (of one kind), built-ins first."""
+    """Every registered benchmark (of one kind): the built-ins in BUILTINS order, then plugins as registered."""
     _load()
-    return [spec for spec in _REGISTRY.values() if kind is None or spec.kind == kind]
+    listed = sorted(_REGISTRY.values(), key=_builtin_place)  # stable: plugins keep their registration order
+    return [spec for spec in listed if kind is None or spec.kind == kind]
+
+
+def _builtin_place(spec: BenchmarkSpec) -> int:
+    """The place in BUILTINS of the built-in package the spec's loader lives in (len(BUILTINS) for a plugin).
+
+    Not the order of registration: importing a built-in's module before the registry's first load (`import
+    benchmarks.shoppingbench.adapter`) registers it after the others, since its registration loads them first."""
+    module = spec.loader.partition(":")[0]
+    packages = [builtin.rpartition(".")[0] + "." for builtin in BUILTINS]
+    return next((place for place, package in enumerate(packages) if module.startswith(package)), len(BUILTINS))
 
 
 def benchmark_names(kind: SuiteKind | None = None) -> list[str]:

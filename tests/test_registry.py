@@ -13,13 +13,14 @@ from mcp import Client
 from typer.testing import CliRunner
 
 import tests.tiny_bench  # noqa: F401 - registers "tiny-bench"
-from benchmarks.registry import UnknownBenchmarkError, benchmark_names, get_benchmark
+from benchmarks.registry import BUILTINS, UnknownBenchmarkError, benchmark_names, get_benchmark
 from evaluators.harness.run import RunConfig, run_benchmark
 from evaluators.results.scoring import ScoreOptions, get_scorer
 from mcp_server.server import build_server
 from mcp_server.suite_registry import build_suites
 from mcp_server.trajectory import episode_path, iter_episode_files, read_manifest, read_trajectory
 from shopbench.cli import app
+from tests._cold_python import run_python
 
 VARYING = {"episode_id", "agent", "started_at", "ended_at"}
 
@@ -39,6 +40,16 @@ def test_the_builtins_register_with_everything_commands_need() -> None:
         assert get_scorer(name).benchmark == name
     with pytest.raises(UnknownBenchmarkError, match="Did you mean 'tiny-bench'"):
         get_benchmark("tiny-bnch")
+
+
+@pytest.mark.parametrize("first", [*BUILTINS, "tests.tiny_bench"])
+def test_listings_keep_the_builtins_order_whichever_module_is_imported_first(first: str, tmp_path: Path) -> None:
+    # a built-in's module imported before the registry's first load registers it while the others load
+    listed = run_python(f"import {first}\nfrom benchmarks.registry import benchmark_names\nprint(*benchmark_names())",
+                        home=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    plugin = ["tiny-bench"] if first.startswith("tests.") else []
+    assert listed.stdout.split() == ["shoppingbench", "shopping-mmlu", "intentionqa", "session-intent", *plugin]
 
 
 def test_a_benchmark_registered_in_tests_runs_and_scores(tmp_path: Path) -> None:
