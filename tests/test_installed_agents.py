@@ -142,6 +142,17 @@ def test_a_hanging_agent_is_ended_at_its_timeout_with_its_whole_tree(default_wor
     assert summary["exit"]["reason"] == "timeout" and set(pids) <= set(summary["exit"]["pids"])
 
 
+def test_the_step_limit_ends_an_agent_s_episode(default_world, tmp_path):
+    out = tmp_path / "run"
+    ran = run_cli("shoppingbench", "--agent", "claude-code", "--model", "heuristic", "--task-id", "product-0000",
+                  "--max-steps", "2", "--world", str(default_world.root), "--out", str(out), "--no-cache")
+    assert ran.exit_code == 0, ran.output
+    (path,) = iter_episode_files(out)
+    trajectory = read_trajectory(path)
+    assert trajectory.end is not None and (trajectory.end.status, len(trajectory.steps)) == ("step_limit", 2)
+    assert read_manifest(out).parameters["max_steps"] == 2
+
+
 def test_an_agent_that_cannot_reach_the_server_is_a_harness_error_not_a_score(default_world, tmp_path, monkeypatch):
     from contextlib import asynccontextmanager
 
