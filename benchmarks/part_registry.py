@@ -1,7 +1,8 @@
 """A registry of one layer's part of every benchmark, looked up by spec: the entry registered for the benchmark's
-name, else the default of its kind. The server's suites (mcp_server.suite_registry) and the play screens
-(shopbench_tui.play.screen_registry) are kept in one each, so the layers above ask the registration instead of
-branching on a kind.
+name, else the default of its kind. The server's suites (mcp_server.suite_registry), the evaluators' parts
+(evaluators.parts, one registry per part), verifiers' environments (evaluators.integrations.verifiers.registry) and
+the play screens (shopbench_tui.play.screen_registry) are kept in one each, so the layers above ask the registration
+instead of branching on a kind.
 
 The built-in entries are registered by modules the registry imports on first use (named by string: no import
 arrow from here); a plugin registers by importing its own module.
@@ -36,14 +37,18 @@ class PartRegistry(Generic[T]):
         table, key = (self.by_name, name) if name is not None else (self.by_kind, kind)
         assert key is not None
         known = table.get(key)
-        if known is not None and known is not entry:
+        if known is not None and known != entry:
             raise ValueError(f"a {self.what} is already registered for {key!r}: {known!r}")
         table[key] = entry
 
+    def get(self, spec: BenchmarkSpec) -> T | None:
+        """The entry registered for this benchmark, else for its kind; None when neither."""
+        self.load()
+        return self.by_name.get(spec.name, self.by_kind.get(spec.kind))
+
     def find(self, spec: BenchmarkSpec) -> T:
         """The entry registered for this benchmark, else for its kind (LookupError naming both when neither)."""
-        self.load()
-        entry = self.by_name.get(spec.name) or self.by_kind.get(spec.kind)
+        entry = self.get(spec)
         if entry is None:
             raise LookupError(f"no {self.what} for benchmark {spec.name!r} (kind {spec.kind!r}) is registered")
         return entry

@@ -19,9 +19,10 @@ Plugins register by importing this module and calling `register_parts` (tests/ti
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from benchmarks.part_registry import PartRegistry
 from benchmarks.registry import resolve
 
 if TYPE_CHECKING:
@@ -52,8 +53,8 @@ class MissingPartsError(LookupError):
     """Neither the benchmark's name nor its kind has parts registered in the evaluators layer."""
 
 
-_BY_NAME: dict[str, dict[str, Entry]] = {}
-_BY_KIND: dict[SuiteKind, Parts] = {}
+REGISTRIES: dict[Part, PartRegistry[Entry]] = {part: PartRegistry(part.replace("_", " "), ()) for part in PARTS}
+"""One registry per part, so a benchmark registered by name may give some parts and take the rest from its kind."""
 
 
 def register_parts(
@@ -66,36 +67,26 @@ def register_parts(
     inspect_task: Entry | None = None,
 ) -> None:
     """Register the parts of one benchmark (`name`), or the default of an episode format (`kind`, every part
-    required). Registering again replaces the entries given."""
+    required). The same entry again is a no-op; another under a taken key is an error."""
     if (name is None) == (kind is None):
         raise ValueError("register_parts takes a benchmark name or a kind, not both or neither")
     entries = {"player": player, "scorer": scorer, "results_reader": results_reader, "inspect_task": inspect_task}
-    given = {part: entry for part, entry in entries.items() if entry is not None}
-    if name is not None:
-        _BY_NAME.setdefault(name, {}).update(given)
-        return
-    assert kind is not None
-    known = _BY_KIND.get(kind)
-    if known is not None:
-        _BY_KIND[kind] = replace(known, **given)
-        return
+    given: dict[Part, Entry] = {part: entries[part] for part in PARTS if entries[part] is not None}
     missing = [part for part in PARTS if part not in given]
-    if missing:
+    if kind is not None and missing:
         raise ValueError(f"the default parts of kind {kind!r} need every part; missing: {', '.join(missing)}")
-    _BY_KIND[kind] = Parts(**given)
+    for part, entry in given.items():
+        REGISTRIES[part].add(entry, name=name, kind=kind)
 
 
 def parts_for(spec: BenchmarkSpec) -> Parts:
     """The spec's parts: those registered under its name, the rest from its kind's default."""
-    own = _BY_NAME.get(spec.name, {})
-    default = _BY_KIND.get(spec.kind)
-    if default is None:
-        missing = [part for part in PARTS if part not in own]
-        if missing:
-            raise MissingPartsError(f"benchmark {spec.name!r} (kind {spec.kind!r}) has no {', '.join(missing)} "
-                                    "registered in evaluators.parts (register_parts)")
-        return Parts(**own)
-    return replace(default, **own)
+    found = {part: REGISTRIES[part].get(spec) for part in PARTS}
+    missing = [part for part, entry in found.items() if entry is None]
+    if missing:
+        raise MissingPartsError(f"benchmark {spec.name!r} (kind {spec.kind!r}) has no {', '.join(missing)} "
+                                "registered in evaluators.parts (register_parts)")
+    return Parts(**found)
 
 
 register_parts(

@@ -21,8 +21,9 @@ from evaluators.results.reports.reading import ItemScoresReader, Outcome
 @pytest.fixture(autouse=True)
 def _registry(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test registers into copies: nothing it adds outlives it."""
-    monkeypatch.setattr(parts, "_BY_NAME", {name: dict(own) for name, own in parts._BY_NAME.items()})
-    monkeypatch.setattr(parts, "_BY_KIND", dict(parts._BY_KIND))
+    for registry in parts.REGISTRIES.values():
+        monkeypatch.setattr(registry, "by_name", dict(registry.by_name))
+        monkeypatch.setattr(registry, "by_kind", dict(registry.by_kind))
 
 
 def test_every_builtin_benchmark_has_every_part() -> None:

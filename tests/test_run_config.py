@@ -41,7 +41,7 @@ def test_the_benchmarks_player_says_which_options_apply(monkeypatch):
     with pytest.raises(RunOptionError, match="--world does not apply to tiny-bench .a question benchmark, which "
                                              "takes --items, --prompting, --shots"):
         check_options(spec, RunConfig(benchmark="tiny-bench", model="random", world=Path("w")))
-    monkeypatch.setitem(parts._BY_NAME, "tiny-bench", {"player": WorldQuestions})
+    monkeypatch.setitem(parts.REGISTRIES["player"].by_name, "tiny-bench", WorldQuestions)
     check_options(spec, RunConfig(benchmark="tiny-bench", model="random", world=Path("w")))  # now it applies
     with pytest.raises(RunOptionError, match="--shots does not apply to tiny-bench .a question benchmark with a "
                                              "world, which takes --items, --world"):
