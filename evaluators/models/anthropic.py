@@ -7,34 +7,21 @@ off so the run's retry wrapper counts them.
 from __future__ import annotations
 
 import os
-import time
 from typing import Any
 
-from evaluators.models.base import (
-    ChatMessage,
-    GenerateConfig,
-    ModelAPI,
-    ModelOutput,
-    ModelSpecError,
-    TokenUsage,
-    ToolCall,
-    ToolSpec,
-    TransientModelError,
-)
+from evaluators.models.base import ChatMessage, GenerateConfig, ModelOutput, TokenUsage, ToolCall, ToolSpec
+from evaluators.models.http_model import HTTPModel, api_key
 from evaluators.models.registry import ModelOptions, register_backend
 
 
-class AnthropicModel(ModelAPI):
-    def __init__(self, model: str, base_url: str | None, api_key: str, timeout_s: float) -> None:
+class AnthropicModel(HTTPModel):
+    provider = "anthropic"
+
+    def __init__(self, model: str, base_url: str | None, key: str, timeout_s: float) -> None:
         import anthropic
 
-        self.spec = f"anthropic:{model}"
-        self.model = model
-        self.base_url = base_url
-        self.client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=0)
-
-    def identity(self) -> dict[str, Any]:
-        return {"spec": self.spec, "provider": "anthropic", "model": self.model, "base_url": self.base_url}
+        client = anthropic.AsyncAnthropic(api_key=key, base_url=base_url, timeout=timeout_s, max_retries=0)
+        super().__init__(f"anthropic:{model}", model, base_url, client)
 
     async def generate(
         self, messages: list[ChatMessage], tools: list[ToolSpec] | None = None, config: GenerateConfig | None = None
@@ -61,16 +48,7 @@ class AnthropicModel(ModelAPI):
             request["tools"] = [
                 {"name": t.name, "description": t.description, "input_schema": t.parameters} for t in tools
             ]
-        began = time.perf_counter()
-        try:
-            response = await self.client.messages.create(**request)
-        except (anthropic.RateLimitError, anthropic.APITimeoutError, anthropic.APIConnectionError) as error:
-            raise TransientModelError(f"{self.spec}: {type(error).__name__}: {error}") from error
-        except anthropic.APIStatusError as error:
-            if error.status_code >= 500:
-                raise TransientModelError(f"{self.spec}: HTTP {error.status_code}: {error}") from error
-            raise
-        latency = time.perf_counter() - began
+        response, latency = await self._send(anthropic, self.client.messages.create, request)
         text = "".join(block.text for block in response.content if block.type == "text")
         calls = [
             ToolCall(id=block.id, name=block.name, arguments=dict(block.input or {}))
@@ -84,9 +62,6 @@ class AnthropicModel(ModelAPI):
             latency_s=latency,
             model=response.model or self.model,
         )
-
-    async def aclose(self) -> None:
-        await self.client.close()
 
 
 def _to_anthropic(messages: list[ChatMessage]) -> list[dict[str, Any]]:
@@ -115,8 +90,6 @@ def _to_anthropic(messages: list[ChatMessage]) -> list[dict[str, Any]]:
 
 
 @register_backend("anthropic", needs_argument=True, help="anthropic:<model> (ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL)")
-def anthropic_model(rest: str, options: ModelOptions) -> ModelAPI:
-    key = os.environ.get("ANTHROPIC_API_KEY")
-    if not key:
-        raise ModelSpecError("anthropic: set ANTHROPIC_API_KEY")
+def anthropic_model(rest: str, options: ModelOptions) -> AnthropicModel:
+    key = api_key("ANTHROPIC_API_KEY", "anthropic")
     return AnthropicModel(rest, os.environ.get("ANTHROPIC_BASE_URL"), key, options.timeout_s)

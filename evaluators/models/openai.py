@@ -8,34 +8,29 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from typing import Any
 
 from evaluators.models.base import (
     ChatMessage,
     GenerateConfig,
-    ModelAPI,
     ModelOutput,
     ModelSpecError,
     TokenUsage,
     ToolCall,
     ToolSpec,
-    TransientModelError,
 )
+from evaluators.models.http_model import HTTPModel, api_key
 from evaluators.models.registry import ModelOptions, register_backend
 
 
-class OpenAIModel(ModelAPI):
-    def __init__(self, spec: str, model: str, base_url: str | None, api_key: str, timeout_s: float) -> None:
+class OpenAIModel(HTTPModel):
+    provider = "openai"
+
+    def __init__(self, spec: str, model: str, base_url: str | None, key: str, timeout_s: float) -> None:
         import openai
 
-        self.spec = spec
-        self.model = model
-        self.base_url = base_url
-        self.client = openai.AsyncOpenAI(api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=0)
-
-    def identity(self) -> dict[str, Any]:
-        return {"spec": self.spec, "provider": "openai", "model": self.model, "base_url": self.base_url}
+        client = openai.AsyncOpenAI(api_key=key, base_url=base_url, timeout=timeout_s, max_retries=0)
+        super().__init__(spec, model, base_url, client)
 
     async def generate(
         self, messages: list[ChatMessage], tools: list[ToolSpec] | None = None, config: GenerateConfig | None = None
@@ -60,16 +55,7 @@ class OpenAIModel(ModelAPI):
                 }
                 for t in tools
             ]
-        began = time.perf_counter()
-        try:
-            response = await self.client.chat.completions.create(**request)
-        except (openai.RateLimitError, openai.APITimeoutError, openai.APIConnectionError) as error:
-            raise TransientModelError(f"{self.spec}: {type(error).__name__}: {error}") from error
-        except openai.APIStatusError as error:
-            if error.status_code >= 500:
-                raise TransientModelError(f"{self.spec}: HTTP {error.status_code}: {error}") from error
-            raise
-        latency = time.perf_counter() - began
+        response, latency = await self._send(openai, self.client.chat.completions.create, request)
         choice = response.choices[0].message
         calls = [_from_openai_call(call) for call in choice.tool_calls or []]
         usage = response.usage
@@ -82,9 +68,6 @@ class OpenAIModel(ModelAPI):
             latency_s=latency,
             model=response.model or self.model,
         )
-
-    async def aclose(self) -> None:
-        await self.client.close()
 
 
 def _to_openai(message: ChatMessage) -> dict[str, Any]:
@@ -119,10 +102,8 @@ def _from_openai_call(call: Any) -> ToolCall:
 
 
 @register_backend("openai", needs_argument=True, help="openai:<model> (OPENAI_API_KEY; OPENAI_BASE_URL overrides)")
-def openai_model(rest: str, options: ModelOptions) -> ModelAPI:
-    key = os.environ.get("OPENAI_API_KEY")
-    if not key:
-        raise ModelSpecError("openai: set OPENAI_API_KEY")
+def openai_model(rest: str, options: ModelOptions) -> OpenAIModel:
+    key = api_key("OPENAI_API_KEY", "openai")
     return OpenAIModel(f"openai:{rest}", rest, os.environ.get("OPENAI_BASE_URL"), key, options.timeout_s)
 
 
@@ -131,7 +112,7 @@ def openai_model(rest: str, options: ModelOptions) -> ModelAPI:
     needs_argument=True,
     help="openai-compatible:<base url>#<model> (vLLM, llama.cpp server, ...; OPENAI_API_KEY optional)",
 )
-def openai_compatible_model(rest: str, options: ModelOptions) -> ModelAPI:
+def openai_compatible_model(rest: str, options: ModelOptions) -> OpenAIModel:
     base_url, sep, model = rest.rpartition("#")
     if not sep or not base_url or not model:
         raise ModelSpecError(f"openai-compatible needs <base url>#<model>, got {rest!r}")
