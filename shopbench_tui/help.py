@@ -10,6 +10,15 @@ from textual.widgets import Static
 
 from shopbench_tui.widgets.tables import grid
 
+HELP_AND_QUIT = (Binding("question_mark,f1", "help", "help"), Binding("q", "quit", "quit"))
+"""The keys of the apps that read runs (replay, results): ? or f1 shows the help screen, q quits."""
+
+
+def show_help(app: App, title: str, notes: str) -> None:
+    """The help screen of `app` (`title`, the keys it answers to now, `notes`), unless it is showing already."""
+    if not isinstance(app.screen, HelpScreen):
+        app.push_screen(HelpScreen(title, current_keys(app), notes))
+
 
 def current_keys(app: App) -> list[tuple[str, str]]:
     """(key, what it does) for every shopbench binding active now, focused widget first, app last. Textual's own

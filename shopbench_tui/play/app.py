@@ -7,7 +7,7 @@ from typing import Any
 from textual import work
 from textual.binding import Binding
 
-from shopbench_tui.help import HelpScreen, current_keys
+from shopbench_tui.help import show_help
 from shopbench_tui.play.host import EpisodeScreen, PlayHost
 from shopbench_tui.play.screen_registry import play_screen_for
 from shopbench_tui.play.screens import ConfirmQuitScreen, EndScreen, TaskPickerScreen
@@ -138,5 +138,4 @@ class PlayApp(PlayHost):
         self.push_screen(ConfirmQuitScreen(self.session.steps, self.session.max_steps), chosen)
 
     def action_help(self) -> None:
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen("play", current_keys(self), HELP_NOTES))
+        show_help(self, "play", HELP_NOTES)

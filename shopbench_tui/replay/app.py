@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from textual.binding import Binding
-
-from shopbench_tui.help import HelpScreen, current_keys
+from shopbench_tui.help import HELP_AND_QUIT, show_help
 from shopbench_tui.replay.browser import RunBrowser
 from shopbench_tui.replay.screens import EpisodeListScreen, EpisodeScreen
 from shopbench_tui.runindex import EpisodeSummary
@@ -18,10 +16,7 @@ class ReplayApp(RunBrowser):
 
     CSS_PATH = "replay.tcss"
     TITLE = "shopbench replay"
-    BINDINGS = [
-        Binding("question_mark,f1", "help", "help"),
-        Binding("q", "quit", "quit"),
-    ]
+    BINDINGS = [*HELP_AND_QUIT]
 
     def on_mount(self) -> None:
         task = self.task_filter
@@ -38,4 +33,4 @@ class ReplayApp(RunBrowser):
             self.push_screen(EpisodeScreen(episode))
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen("replay", current_keys(self), HELP_NOTES))
+        show_help(self, "replay", HELP_NOTES)

@@ -24,7 +24,7 @@ from evaluators.results.reports.baseline import against_baseline, choose_baselin
 from evaluators.results.reports.leaderboard import Leaderboard, leaderboards
 from evaluators.results.reports.tables import ScoredRun, assess_coverage
 from mcp_server.trajectory import read_manifest
-from shopbench_tui.help import HelpScreen, current_keys
+from shopbench_tui.help import HELP_AND_QUIT, show_help
 from shopbench_tui.results.board import BoardRow, board_rows, sort_rows
 from shopbench_tui.scores import score_run
 
@@ -42,8 +42,7 @@ class ResultsApp(App):
     TITLE = "shopbench results"
     BINDINGS = [
         Binding("a", "toggle_all", "all metrics / headline"),
-        Binding("question_mark,f1", "help", "help"),
-        Binding("q", "quit", "quit"),
+        *HELP_AND_QUIT,
     ]
 
     def __init__(self, run_dirs: list[Path], *, world: Path | None = None, baseline: str | None = None) -> None:
@@ -168,8 +167,8 @@ class ResultsApp(App):
         self.refresh_board()
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen("results", current_keys(self), "The leaderboard on top ranks the runs of each "
-                                    "benchmark by its primary metric (on the tasks every run played when they cover "
-                                    "different tasks). Humans (kind human) and models share the tables; intervals are "
-                                    "95% percentile bootstrap over tasks. With two or more runs, the lower table pairs "
-                                    "each with the baseline on the tasks both played (A − B, exact McNemar)."))
+        show_help(self, "results", "The leaderboard on top ranks the runs of each "
+                  "benchmark by its primary metric (on the tasks every run played when they cover different "
+                  "tasks). Humans (kind human) and models share the tables; intervals are 95% percentile bootstrap "
+                  "over tasks. With two or more runs, the lower table pairs each with the baseline on the tasks both "
+                  "played (A − B, exact McNemar).")
