@@ -151,7 +151,7 @@ def print_stages(index: Any, calls: list[dict]) -> None:
 def _steps(index: Any, args: dict[str, Any]) -> list[Callable[[Any], Any]]:
     """find's steps for one call, each taking the previous step's result."""
     def build_query(_: Any) -> Any:
-        return index._filtered_query(args["q"], args["shop_id"], args["price_min"], args["price_max"], args["services"])
+        return index._filtered_query(args["q"], args)
 
     def search(query: Any) -> Any:
         return index._kept(query, args["page"], args["sort"])

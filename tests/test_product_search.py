@@ -313,7 +313,8 @@ class Reference:
 
     def find(self, q: str, page: int, shop_id: str | None, price_min: float | None, price_max: float | None,
              services: Sequence[str], sort: str) -> list[dict]:
-        return reference_page(self.all_hits(q), page, shop_id, price_min, price_max, services, sort)
+        return reference_page(self.all_hits(q), page=page, shop_id=shop_id, price_min=price_min, price_max=price_max,
+                              services=services, sort=sort)
 
 
 def test_pages_equal_the_reference_method_on_random_queries(generated: tuple[ProductIndex, Any, list[dict]]) -> None:

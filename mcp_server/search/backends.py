@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict, Unpack
 
 from benchmarks.shoppingbench.schema import Product
 
@@ -17,20 +17,24 @@ class WebSearchBackend(Protocol):
     def search(self, q: str, max_results: int) -> list[dict[str, Any]]: ...
 
 
+class FindOptions(TypedDict, total=False):
+    """What find_product takes besides its query (SPEC §1.3), named once for every backend and the reference's
+    method (mcp_server.search.reference). A key left out means: page 1, no such filter, relevance order."""
+
+    page: int
+    shop_id: str | None
+    price_min: float | None
+    price_max: float | None
+    services: Sequence[str]
+    """Every one of these must be offered."""
+    sort: str
+    """A key of product_index.SORTS; any other value keeps BM25 order."""
+
+
 class ProductBackend(Protocol):
     """What the product tools read: the catalog's search index (mcp_server.search.product_index.ProductIndex)."""
 
-    def find(
-        self,
-        q: str,
-        *,
-        page: int = 1,
-        shop_id: str | None = None,
-        price_min: float | None = None,
-        price_max: float | None = None,
-        services: Sequence[str] = (),
-        sort: str = "default",
-    ) -> list[dict[str, Any]]:
+    def find(self, q: str, **options: Unpack[FindOptions]) -> list[dict[str, Any]]:
         """One page of find_product hits (dicts with at least the product index's card fields)."""
         ...
 

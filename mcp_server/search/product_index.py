@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from benchmarks.shoppingbench.schema import Product
 from mcp_server.search import index_build, lucene_runtime
+from mcp_server.search.backends import FindOptions
 
 PAGE_SIZE = 10
 MAX_PAGE = 5
@@ -134,23 +135,14 @@ class ProductIndex:
         with index_build.opening(index_dir):
             return cls(index_dir, key)
 
-    def find(
-        self,
-        q: str,
-        *,
-        page: int = 1,
-        shop_id: str | None = None,
-        price_min: float | None = None,
-        price_max: float | None = None,
-        services: Sequence[str] = (),
-        sort: str = "default",
-    ) -> list[dict[str, Any]]:
+    def find(self, q: str, **options: Unpack[FindOptions]) -> list[dict[str, Any]]:
         """One page (up to 10 products) of find_product, per SPEC §1.3; an invalid page gives []."""
+        page = options.get("page", 1)
         if isinstance(page, bool) or not isinstance(page, int) or not 1 <= page <= MAX_PAGE:
             return []
         try:
             with lucene_runtime.java_lock:
-                raws = self._page_raws(q, page, shop_id, price_min, price_max, services, sort)
+                raws = self._page_raws(q, page, options)
         except Exception as error:  # pyjnius raises JavaException, named by the Java class it wraps
             if "TooManyClauses" not in str(getattr(error, "classname", "")):
                 raise
@@ -176,20 +168,11 @@ class ProductIndex:
             self._records.clear()
         self._records[product_id] = record
 
-    def _page_raws(
-        self,
-        q: str,
-        page: int,
-        shop_id: str | None,
-        price_min: float | None,
-        price_max: float | None,
-        services: Sequence[str],
-        sort: str,
-    ) -> list[str]:
+    def _page_raws(self, q: str, page: int, options: FindOptions) -> list[str]:
         """The stored records of one page; the caller holds java_lock. Each step is a method of its own so that
         perf/bench_search.py can time them one by one."""
-        query = self._filtered_query(q, shop_id, price_min, price_max, services)
-        return self._raws(self._page_hits(self._kept(query, page, sort), page, sort))
+        sort = options.get("sort", "default")
+        return self._raws(self._page_hits(self._kept(self._filtered_query(q, options), page, sort), page, sort))
 
     def _kept(self, query: Any, page: int, sort: str) -> Any:
         """The hits the page is cut from (TopDocs), in BM25 order: all KEPT_HITS when they are to be sorted, else only
@@ -213,9 +196,9 @@ class ProductIndex:
         documents = self._scored_docs.fromTopDocs(page_hits, self._searcher).lucene_documents
         return [document.get("raw") for document in documents]
 
-    def _filtered_query(
-        self, q: str, shop_id: str | None, price_min: float | None, price_max: float | None, services: Sequence[str]
-    ) -> Any:
+    def _filtered_query(self, q: str, options: FindOptions) -> Any:
+        shop_id, services = options.get("shop_id"), options.get("services", ())
+        price_min, price_max = options.get("price_min"), options.get("price_max")
         bm25 = self._query_generator.buildQuery("contents", self._analyzer, lucene_runtime.java_string(q))
         if not services and shop_id is None and price_min is None and price_max is None:
             return bm25  # what a BooleanQuery holding it alone rewrites to

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, Unpack
 
+from mcp_server.search.backends import FindOptions
 from mcp_server.search.product_index import KEPT_HITS, MAX_PAGE, PAGE_SIZE, card
 
 REFERENCE_K = 100_000
@@ -22,27 +23,15 @@ _SORT_KEYS = {
 }
 
 
-def reference_page(
-    products: Iterable[dict[str, Any]],
-    page: int,
-    shop_id: str | None = None,
-    price_min: float | None = None,
-    price_max: float | None = None,
-    services: Sequence[str] = (),
-    sort: str = "default",
-) -> list[dict[str, Any]]:
+def reference_page(products: Iterable[dict[str, Any]], **options: Unpack[FindOptions]) -> list[dict[str, Any]]:
     """Walk `products` (BM25 order), keep the first 50 that pass every filter, sort those (stable), return a page."""
-    return sort_and_page(kept_cards(products, shop_id, price_min, price_max, services), page, sort)
+    return sort_and_page(kept_cards(products, options), options.get("page", 1), options.get("sort", "default"))
 
 
-def kept_cards(
-    products: Iterable[dict[str, Any]],
-    shop_id: str | None = None,
-    price_min: float | None = None,
-    price_max: float | None = None,
-    services: Sequence[str] = (),
-) -> list[dict[str, Any]]:
-    """The cards of the first 50 of `products` that pass every filter, in their order."""
+def kept_cards(products: Iterable[dict[str, Any]], options: FindOptions) -> list[dict[str, Any]]:
+    """The cards of the first 50 of `products` that pass every filter of `options`, in their order."""
+    shop_id, services = options.get("shop_id"), options.get("services", ())
+    price_min, price_max = options.get("price_min"), options.get("price_max")
     kept = []
     for product in products:
         if shop_id is not None and product["shop_id"] != shop_id:
@@ -76,21 +65,11 @@ class ReferenceFind:
         self.last_kept: list[dict[str, Any]] = []
         """The last find's kept cards in BM25 order, before the sort and the page."""
 
-    def find(
-        self,
-        q: str,
-        *,
-        page: int = 1,
-        shop_id: str | None = None,
-        price_min: float | None = None,
-        price_max: float | None = None,
-        services: Sequence[str] = (),
-        sort: str = "default",
-    ) -> list[dict[str, Any]]:
+    def find(self, q: str, **options: Unpack[FindOptions]) -> list[dict[str, Any]]:
         hits = self.searcher.search(q, self.k)
         self.last_hit_count = len(hits)
-        self.last_kept = kept_cards(_products(hits), shop_id, price_min, price_max, services)
-        return sort_and_page(self.last_kept, page, sort)
+        self.last_kept = kept_cards(_products(hits), options)
+        return sort_and_page(self.last_kept, options.get("page", 1), options.get("sort", "default"))
 
 
 def _products(hits: Sequence[Any]) -> Iterator[dict[str, Any]]:
