@@ -9,19 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from evaluators.bridge._wire import (
-    WireError,
-    WireReply,
-    WireRequest,
-    decoding,
-    dumps,
-    expect,
-    function_tool,
-    offered_tools,
-    part_text,
-    sse,
-    stop_list,
-)
+from evaluators.bridge import _wire as wire
+from evaluators.bridge._wire import WireError, WireReply, WireRequest
 from evaluators.models import ChatMessage, ToolCall, ToolSpec
 
 TEXT = frozenset({"text"})
@@ -38,30 +27,30 @@ class AnthropicMessages:
         system = body.get("system")
         if system:
             parts = [system] if isinstance(system, str) else [
-                part_text(block, "system[]", TEXT) for block in expect(system, list, "system")
+                wire.part_text(block, "system[]", TEXT) for block in wire.expect(system, list, "system")
             ]
             messages.append(ChatMessage(role="system", content="\n\n".join(parts)))
-        for index, turn in enumerate(expect(body.get("messages"), list, "messages")):
+        for index, turn in enumerate(wire.expect(body.get("messages"), list, "messages")):
             where = f"messages[{index}]"
-            role = expect(turn, dict, where).get("role")
+            role = wire.expect(turn, dict, where).get("role")
             content = turn.get("content")
-            blocks = [{"type": "text", "text": content}] if isinstance(content, str) else expect(
+            blocks = [{"type": "text", "text": content}] if isinstance(content, str) else wire.expect(
                 content, list, f"{where}.content")
             if role == "user":
                 messages += _user_turn(blocks, where)
             elif role == "assistant":
                 messages.append(_assistant_turn(blocks, where))
             elif role == "system":  # Claude Code sends its environment notes as a system turn after the prompt
-                text = "\n\n".join(part_text(block, f"{where}.content[]", TEXT) for block in blocks)
+                text = "\n\n".join(wire.part_text(block, f"{where}.content[]", TEXT) for block in blocks)
                 messages.append(ChatMessage(role="system", content=text))
             else:
                 raise WireError(f"{where}.role must be user, assistant or system, got {role!r}")
-        tools, other = offered_tools(body.get("tools"), _function)
+        tools, other = wire.offered_tools(body.get("tools"), _function)
         return WireRequest(
             messages=messages,
             tools=tools,
             other_tools=other,
-            config=decoding(body, ("max_tokens",), stop_list(body.get("stop_sequences"), "stop_sequences")),
+            config=wire.decoding(body, ("max_tokens",), wire.stop_list(body.get("stop_sequences"), "stop_sequences")),
             stream=bool(body.get("stream")),
             model=str(body.get("model", "")),
         )
@@ -81,29 +70,30 @@ class AnthropicMessages:
     def events(self, reply: WireReply, request: WireRequest) -> bytes:
         start = {**self.render(reply, request), "content": [], "stop_reason": None,
                  "usage": {**_usage(reply), "output_tokens": 0}}
-        chunks = [sse({"type": "message_start", "message": start}, "message_start")]
+        chunks = [wire.sse({"type": "message_start", "message": start}, "message_start")]
         for index, block in enumerate(_content(reply)):
             opened: dict[str, Any]
             if block["type"] == "text":
                 opened, delta = {"type": "text", "text": ""}, {"type": "text_delta", "text": block["text"]}
             else:
                 opened = {**block, "input": {}}
-                delta = {"type": "input_json_delta", "partial_json": dumps(block["input"])}
+                delta = {"type": "input_json_delta", "partial_json": wire.dumps(block["input"])}
             chunks += [
-                sse({"type": "content_block_start", "index": index, "content_block": opened}, "content_block_start"),
-                sse({"type": "content_block_delta", "index": index, "delta": delta}, "content_block_delta"),
-                sse({"type": "content_block_stop", "index": index}, "content_block_stop"),
+                wire.sse({"type": "content_block_start", "index": index, "content_block": opened},
+                         "content_block_start"),
+                wire.sse({"type": "content_block_delta", "index": index, "delta": delta}, "content_block_delta"),
+                wire.sse({"type": "content_block_stop", "index": index}, "content_block_stop"),
             ]
         stop = {"stop_reason": "tool_use" if reply.calls else "end_turn", "stop_sequence": None}
-        chunks.append(sse({"type": "message_delta", "delta": stop, "usage": _usage(reply)}, "message_delta"))
-        chunks.append(sse({"type": "message_stop"}, "message_stop"))
+        chunks.append(wire.sse({"type": "message_delta", "delta": stop, "usage": _usage(reply)}, "message_delta"))
+        chunks.append(wire.sse({"type": "message_stop"}, "message_stop"))
         return b"".join(chunks)
 
     def error(self, status: int, message: str) -> dict[str, Any]:
         return {"type": "error", "error": {"type": ERROR_TYPES.get(status, "api_error"), "message": message}}
 
     def stream_error(self, message: str) -> bytes:
-        return sse(self.error(500, message), "error")
+        return wire.sse(self.error(500, message), "error")
 
 
 def _user_turn(blocks: list[Any], where: str) -> list[ChatMessage]:
@@ -111,16 +101,16 @@ def _user_turn(blocks: list[Any], where: str) -> list[ChatMessage]:
     out: list[ChatMessage] = []
     for index, block in enumerate(blocks):
         at = f"{where}.content[{index}]"
-        if expect(block, dict, at).get("type") == "tool_result":
+        if wire.expect(block, dict, at).get("type") == "tool_result":
             content = block.get("content", "")
             text = content if isinstance(content, str) else "\n".join(
-                part_text(part, f"{at}.content[]", TEXT) for part in expect(content, list, f"{at}.content"))
-            call_id = expect(block.get("tool_use_id"), str, f"{at}.tool_use_id")
+                wire.part_text(part, f"{at}.content[]", TEXT) for part in wire.expect(content, list, f"{at}.content"))
+            call_id = wire.expect(block.get("tool_use_id"), str, f"{at}.tool_use_id")
             out.append(ChatMessage(role="tool", content=text, tool_call_id=call_id))
         elif out and out[-1].role == "user":
-            out[-1].content += "\n\n" + part_text(block, at, TEXT)
+            out[-1].content += "\n\n" + wire.part_text(block, at, TEXT)
         else:
-            out.append(ChatMessage(role="user", content=part_text(block, at, TEXT)))
+            out.append(ChatMessage(role="user", content=wire.part_text(block, at, TEXT)))
     return out
 
 
@@ -129,13 +119,13 @@ def _assistant_turn(blocks: list[Any], where: str) -> ChatMessage:
     calls: list[ToolCall] = []
     for index, block in enumerate(blocks):
         at = f"{where}.content[{index}]"
-        kind = expect(block, dict, at).get("type")
+        kind = wire.expect(block, dict, at).get("type")
         if kind == "tool_use":
-            arguments = expect(block.get("input") or {}, dict, f"{at}.input")
-            calls.append(ToolCall(id=expect(block.get("id"), str, f"{at}.id"),
-                                  name=expect(block.get("name"), str, f"{at}.name"), arguments=arguments))
+            arguments = wire.expect(block.get("input") or {}, dict, f"{at}.input")
+            calls.append(ToolCall(id=wire.expect(block.get("id"), str, f"{at}.id"),
+                                  name=wire.expect(block.get("name"), str, f"{at}.name"), arguments=arguments))
         elif kind not in DROPPED_BLOCKS:
-            texts.append(part_text(block, at, TEXT))
+            texts.append(wire.part_text(block, at, TEXT))
     return ChatMessage(role="assistant", content="".join(texts), tool_calls=calls or None)
 
 
@@ -143,7 +133,7 @@ def _function(tool: dict[str, Any], where: str) -> ToolSpec | None:
     """A client tool (input_schema); server tools (web search, code execution) have a type instead."""
     if "input_schema" not in tool or tool.get("type") not in (None, "custom"):
         return None
-    return function_tool(where, tool.get("name"), tool.get("description"), tool["input_schema"])
+    return wire.function_tool(where, tool.get("name"), tool.get("description"), tool["input_schema"])
 
 
 def _content(reply: WireReply) -> list[dict[str, Any]]:

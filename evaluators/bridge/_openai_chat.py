@@ -7,20 +7,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from evaluators.bridge._wire import (
-    WireError,
-    WireReply,
-    WireRequest,
-    decoding,
-    dumps,
-    expect,
-    function_tool,
-    offered_tools,
-    parse_arguments,
-    part_text,
-    sse,
-    stop_list,
-)
+from evaluators.bridge import _wire as wire
+from evaluators.bridge._wire import WireError, WireReply, WireRequest
 from evaluators.models import ChatMessage, ToolCall, ToolSpec
 
 TEXT = frozenset({"text", "input_text", "output_text", "refusal"})
@@ -33,17 +21,18 @@ class OpenAIChat:
 
     def parse(self, body: dict[str, Any]) -> WireRequest:
         messages = [_message(turn, f"messages[{i}]")
-                    for i, turn in enumerate(expect(body.get("messages"), list, "messages"))]
-        tools, other = offered_tools(body.get("tools"), _function)
+                    for i, turn in enumerate(wire.expect(body.get("messages"), list, "messages"))]
+        tools, other = wire.offered_tools(body.get("tools"), _function)
         options = body.get("stream_options") or {}
         return WireRequest(
             messages=messages,
             tools=tools,
             other_tools=other,
-            config=decoding(body, ("max_completion_tokens", "max_tokens"), stop_list(body.get("stop"), "stop")),
+            config=wire.decoding(body, ("max_completion_tokens", "max_tokens"),
+                                 wire.stop_list(body.get("stop"), "stop")),
             stream=bool(body.get("stream")),
             model=str(body.get("model", "")),
-            include_usage=bool(expect(options, dict, "stream_options").get("include_usage")),
+            include_usage=bool(wire.expect(options, dict, "stream_options").get("include_usage")),
         )
 
     def render(self, reply: WireReply, request: WireRequest) -> dict[str, Any]:
@@ -61,7 +50,7 @@ class OpenAIChat:
 
         def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
             choice = {"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}
-            return sse({**head, "choices": [choice]})
+            return wire.sse({**head, "choices": [choice]})
 
         chunks = [chunk({"role": "assistant", "content": ""})]
         if reply.text:
@@ -70,8 +59,8 @@ class OpenAIChat:
             chunks.append(chunk({"tool_calls": [{"index": index, **_call(call)}]}))
         chunks.append(chunk({}, _finish(reply)))
         if request.include_usage:
-            chunks.append(sse({**head, "choices": [], "usage": _usage(reply)}))
-        chunks.append(sse("[DONE]"))
+            chunks.append(wire.sse({**head, "choices": [], "usage": _usage(reply)}))
+        chunks.append(wire.sse("[DONE]"))
         return b"".join(chunks)
 
     def error(self, status: int, message: str) -> dict[str, Any]:
@@ -79,47 +68,47 @@ class OpenAIChat:
                           "code": None}}
 
     def stream_error(self, message: str) -> bytes:
-        return sse(self.error(500, message))
+        return wire.sse(self.error(500, message))
 
 
 def _function(tool: dict[str, Any], where: str) -> ToolSpec | None:
     if tool.get("type") != "function":
         return None
-    function = expect(tool.get("function"), dict, f"{where}.function")
-    return function_tool(f"{where}.function", function.get("name"), function.get("description"),
+    function = wire.expect(tool.get("function"), dict, f"{where}.function")
+    return wire.function_tool(f"{where}.function", function.get("name"), function.get("description"),
                          function.get("parameters"))
 
 
 def _message(turn: Any, where: str) -> ChatMessage:
-    role = expect(turn, dict, where).get("role")
+    role = wire.expect(turn, dict, where).get("role")
     content = turn.get("content")
     if isinstance(content, list):
-        content = ("" if role == "assistant" else "\n\n").join(part_text(part, f"{where}.content[]", TEXT)
+        content = ("" if role == "assistant" else "\n\n").join(wire.part_text(part, f"{where}.content[]", TEXT)
                                                                  for part in content)
-    text = expect(content or "", str, f"{where}.content")
+    text = wire.expect(content or "", str, f"{where}.content")
     if role in ("system", "developer"):
         return ChatMessage(role="system", content=text)
     if role == "user":
         return ChatMessage(role="user", content=text)
     if role == "assistant":
         calls = [_read_call(call, f"{where}.tool_calls[{i}]")
-                 for i, call in enumerate(expect(turn.get("tool_calls") or [], list, f"{where}.tool_calls"))]
+                 for i, call in enumerate(wire.expect(turn.get("tool_calls") or [], list, f"{where}.tool_calls"))]
         return ChatMessage(role="assistant", content=text, tool_calls=calls or None)
     if role == "tool":
         return ChatMessage(role="tool", content=text,
-                           tool_call_id=expect(turn.get("tool_call_id"), str, f"{where}.tool_call_id"))
+                           tool_call_id=wire.expect(turn.get("tool_call_id"), str, f"{where}.tool_call_id"))
     raise WireError(f"{where}.role must be system, developer, user, assistant or tool, got {role!r}")
 
 
 def _read_call(call: Any, where: str) -> ToolCall:
-    function = expect(expect(call, dict, where).get("function"), dict, f"{where}.function")
-    return ToolCall(id=expect(call.get("id"), str, f"{where}.id"),
-                    name=expect(function.get("name"), str, f"{where}.function.name"),
-                    arguments=parse_arguments(function.get("arguments"), f"{where}.function.arguments"))
+    function = wire.expect(wire.expect(call, dict, where).get("function"), dict, f"{where}.function")
+    return ToolCall(id=wire.expect(call.get("id"), str, f"{where}.id"),
+                    name=wire.expect(function.get("name"), str, f"{where}.function.name"),
+                    arguments=wire.parse_arguments(function.get("arguments"), f"{where}.function.arguments"))
 
 
 def _call(call: ToolCall) -> dict[str, Any]:
-    return {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": dumps(call.arguments)}}
+    return {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": wire.dumps(call.arguments)}}
 
 
 def _head(reply: WireReply, kind: str) -> dict[str, Any]:

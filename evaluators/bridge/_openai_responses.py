@@ -13,19 +13,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from evaluators.bridge._wire import (
-    WireError,
-    WireReply,
-    WireRequest,
-    decoding,
-    dumps,
-    expect,
-    function_tool,
-    offered_tools,
-    parse_arguments,
-    part_text,
-    sse,
-)
+from evaluators.bridge import _wire as wire
+from evaluators.bridge._wire import WireError, WireReply, WireRequest
 from evaluators.models import ChatMessage, ToolCall, ToolSpec
 
 TEXT = frozenset({"input_text", "output_text", "text", "refusal", "summary_text"})
@@ -41,18 +30,18 @@ class OpenAIResponses:
             raise WireError("previous_response_id is not supported: send the whole conversation as input")
         messages: list[ChatMessage] = []
         if body.get("instructions"):
-            messages.append(ChatMessage(role="system", content=expect(body["instructions"], str, "instructions")))
+            messages.append(ChatMessage(role="system", content=wire.expect(body["instructions"], str, "instructions")))
         raw = body.get("input")
-        items = [{"role": "user", "content": raw}] if isinstance(raw, str) else expect(raw, list, "input")
+        items = [{"role": "user", "content": raw}] if isinstance(raw, str) else wire.expect(raw, list, "input")
         namespaced: dict[str, tuple[str, str]] = {}
-        tools, other = offered_tools(_flat_tools(body.get("tools"), namespaced), _function)
+        tools, other = wire.offered_tools(_flat_tools(body.get("tools"), namespaced), _function)
         for index, item in enumerate(items):
-            _read_item(messages, expect(item, dict, f"input[{index}]"), f"input[{index}]")
+            _read_item(messages, wire.expect(item, dict, f"input[{index}]"), f"input[{index}]")
         return WireRequest(
             messages=messages,
             tools=tools,
             other_tools=other,
-            config=decoding(body, ("max_output_tokens",), None),
+            config=wire.decoding(body, ("max_output_tokens",), None),
             stream=bool(body.get("stream")),
             model=str(body.get("model", "")),
             namespaced=namespaced,
@@ -89,7 +78,7 @@ class OpenAIResponses:
                 ]
             events.append({"type": "response.output_item.done", "output_index": index, "item": item})
         events.append({"type": "response.completed", "response": self.render(reply, request)})
-        return b"".join(sse({**event, "sequence_number": n}, event["type"]) for n, event in enumerate(events))
+        return b"".join(wire.sse({**event, "sequence_number": n}, event["type"]) for n, event in enumerate(events))
 
     def error(self, status: int, message: str) -> dict[str, Any]:
         return {"error": {"message": message, "type": ERROR_CODES.get(status, "server_error"), "param": None,
@@ -97,13 +86,13 @@ class OpenAIResponses:
 
     def stream_error(self, message: str) -> bytes:
         event = {"type": "error", "code": "server_error", "message": message, "param": None, "sequence_number": 0}
-        return sse(event, "error")
+        return wire.sse(event, "error")
 
 
 def _function(tool: dict[str, Any], where: str) -> ToolSpec | None:
     if tool.get("type") != "function":
         return None
-    return function_tool(where, tool.get("name"), tool.get("description"), tool.get("parameters"))
+    return wire.function_tool(where, tool.get("name"), tool.get("description"), tool.get("parameters"))
 
 
 def _read_item(messages: list[ChatMessage], item: dict[str, Any], where: str) -> None:
@@ -112,7 +101,7 @@ def _read_item(messages: list[ChatMessage], item: dict[str, Any], where: str) ->
         content = item.get("content")
         role = item.get("role")
         text = content if isinstance(content, str) else ("" if role == "assistant" else "\n\n").join(
-            part_text(part, f"{where}.content[]", TEXT) for part in expect(content, list, f"{where}.content"))
+            wire.part_text(part, f"{where}.content[]", TEXT) for part in wire.expect(content, list, f"{where}.content"))
         if role in ("system", "developer"):
             messages.append(ChatMessage(role="system", content=text))
         elif role in ("user", "assistant"):
@@ -120,11 +109,11 @@ def _read_item(messages: list[ChatMessage], item: dict[str, Any], where: str) ->
         else:
             raise WireError(f"{where}.role must be system, developer, user or assistant, got {role!r}")
     elif kind == "function_call":
-        name = expect(item.get("name"), str, f"{where}.name")
+        name = wire.expect(item.get("name"), str, f"{where}.name")
         if item.get("namespace"):
-            name = f"{expect(item['namespace'], str, f'{where}.namespace')}__{name}"
-        call = ToolCall(id=expect(item.get("call_id"), str, f"{where}.call_id"), name=name,
-                        arguments=parse_arguments(item.get("arguments"), f"{where}.arguments"))
+            name = f"{wire.expect(item['namespace'], str, f'{where}.namespace')}__{name}"
+        call = ToolCall(id=wire.expect(item.get("call_id"), str, f"{where}.call_id"), name=name,
+                        arguments=wire.parse_arguments(item.get("arguments"), f"{where}.arguments"))
         last = messages[-1] if messages else None
         if last is not None and last.role == "assistant":  # one turn's calls follow its text as separate items
             last.tool_calls = [*(last.tool_calls or []), call]
@@ -133,9 +122,9 @@ def _read_item(messages: list[ChatMessage], item: dict[str, Any], where: str) ->
     elif kind == "function_call_output":
         output = item.get("output", "")
         text = output if isinstance(output, str) else "".join(
-            part_text(part, f"{where}.output[]", TEXT) for part in expect(output, list, f"{where}.output"))
+            wire.part_text(part, f"{where}.output[]", TEXT) for part in wire.expect(output, list, f"{where}.output"))
         messages.append(ChatMessage(role="tool", content=text,
-                                    tool_call_id=expect(item.get("call_id"), str, f"{where}.call_id")))
+                                    tool_call_id=wire.expect(item.get("call_id"), str, f"{where}.call_id")))
     elif kind not in DROPPED_ITEMS:
         raise WireError(f"{where}.type {kind!r} is not supported (messages, function calls and their outputs are)")
 
@@ -143,14 +132,14 @@ def _read_item(messages: list[ChatMessage], item: dict[str, Any], where: str) ->
 def _flat_tools(raw: Any, namespaced: dict[str, tuple[str, str]]) -> list[Any]:
     """The tool list with each namespace's function tools lifted out under `<namespace>__<tool>` names."""
     flat: list[Any] = []
-    for index, tool in enumerate(expect(raw or [], list, "tools")):
+    for index, tool in enumerate(wire.expect(raw or [], list, "tools")):
         if not (isinstance(tool, dict) and tool.get("type") == "namespace"):
             flat.append(tool)
             continue
-        space = expect(tool.get("name"), str, f"tools[{index}].name")
-        for inner in expect(tool.get("tools") or [], list, f"tools[{index}].tools"):
+        space = wire.expect(tool.get("name"), str, f"tools[{index}].name")
+        for inner in wire.expect(tool.get("tools") or [], list, f"tools[{index}].tools"):
             where = f"tools[{index}].tools[]"
-            name = expect(expect(inner, dict, where).get("name"), str, f"{where}.name")
+            name = wire.expect(wire.expect(inner, dict, where).get("name"), str, f"{where}.name")
             namespaced[f"{space}__{name}"] = (space, name)
             flat.append({**inner, "name": f"{space}__{name}"})
     return flat
@@ -164,7 +153,7 @@ def _items(reply: WireReply, request: WireRequest) -> list[dict[str, Any]]:
                       "content": [part]})
     for index, call in enumerate(reply.calls):
         item = {"type": "function_call", "id": f"fc_{reply.response_id}_{index}", "call_id": call.id,
-                "name": call.name, "arguments": dumps(call.arguments), "status": "completed"}
+                "name": call.name, "arguments": wire.dumps(call.arguments), "status": "completed"}
         if call.name in request.namespaced:
             item["namespace"], item["name"] = request.namespaced[call.name]
         items.append(item)
