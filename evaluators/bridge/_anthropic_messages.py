@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from evaluators.bridge import _wire as wire
+import evaluators.bridge._wire as wire
 from evaluators.bridge._wire import WireError, WireReply, WireRequest
 from evaluators.models import ChatMessage, ToolCall, ToolSpec
 

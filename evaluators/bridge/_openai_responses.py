@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from evaluators.bridge import _wire as wire
+import evaluators.bridge._wire as wire
 from evaluators.bridge._wire import WireError, WireReply, WireRequest
 from evaluators.models import ChatMessage, ToolCall, ToolSpec
 
