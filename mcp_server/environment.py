@@ -15,6 +15,7 @@ from mcp_server.suite_registry import build_suites
 from mcp_server.suites import TaskSuite, check_playable
 
 if TYPE_CHECKING:
+    from mcp_server.background_sandboxes import BackgroundSandboxes
     from mcp_server.server import ShopbenchServer
     from mcp_server.world import World
 
@@ -24,7 +25,9 @@ class Environment:
     """The suites of the chosen benchmarks, their world (None when none needs one) and the MCP server over them.
 
     The server is built on first use: a run played against a remote `shopbench serve` checks its selection here and
-    never opens the world's search indexes in its own process."""
+    never opens the world's search indexes in its own process. With `background` its sandboxes (Java, the Lucene
+    indexes) open in a thread `open_in_background()` starts, so it answers clients at once: `serve` over
+    stdio, whose client waits seconds for the handshake."""
 
     suites: list[TaskSuite]
     world: World | None
@@ -32,6 +35,7 @@ class Environment:
     max_steps: int | None = None
     agent_defaults: Mapping[str, Any] = field(default_factory=dict)
     single_client: bool = False
+    background: bool = False
 
     @functools.cached_property
     def server(self) -> ShopbenchServer:
@@ -39,7 +43,20 @@ class Environment:
         from mcp_server.server import build_server
 
         return build_server(self.world, self.suites, self.runs_dir, max_steps=self.max_steps,
-                            agent_defaults=dict(self.agent_defaults), single_client=self.single_client)
+                            agent_defaults=dict(self.agent_defaults), single_client=self.single_client,
+                            sandboxes=self._background_sandboxes if self.background else None)
+
+    @functools.cached_property
+    def _background_sandboxes(self) -> BackgroundSandboxes:
+        from mcp_server.background_sandboxes import BackgroundSandboxes
+
+        return BackgroundSandboxes(self.suites)
+
+    def open_in_background(self) -> None:
+        """Start opening the sandboxes of an environment opened with `background=True` (once the transport holds
+        stdout: the JVM may write there); the first start_task waits for its suite's. Nothing when not."""
+        if self.background:
+            self._background_sandboxes.start()
 
     def selection(
         self,
@@ -67,6 +84,8 @@ def open_environment(
     max_steps: int | None = None,
     agent_defaults: Mapping[str, Any] | None = None,
     single_client: bool = False,
+    background: bool = False,
+    build_world: bool = True,
 ) -> Environment:
     """The environment for these registered benchmarks: their suites, the world the agentic ones need (opened from
     `world`, or the default world) and, on first use, the server writing episodes under `runs_dir`.
@@ -74,9 +93,12 @@ def open_environment(
     `task_set` (agentic: the world's task set), `items` (one question benchmark's items file), `prompting`, `shots`
     and `seed` (question prompts) choose what is served; `max_steps` (None: DEFAULT_MAX_STEPS) bounds an episode;
     `agent_defaults` names who plays when a client does not; `single_client` (stdio) treats every request as one
-    client. Unknown names raise UnknownBenchmarkError; bad data DataFileError; a missing world or task set
-    FileNotFoundError / KeyError. Nothing is written here."""
+    client; `background` opens the server's sandboxes in a thread (see Environment). `build_world=False` refuses
+    (WorldNotBuilt) to spend a minute building the default world when it is missing. Unknown names raise
+    UnknownBenchmarkError; bad data DataFileError; a missing world or task set FileNotFoundError / KeyError. Nothing
+    is written here."""
     opened, suites = build_suites(list(benchmarks), world=world, task_set=task_set, items=items,
-                                  prompting=prompting, shots=shots, seed=seed)
+                                  prompting=prompting, shots=shots, seed=seed, build_world=build_world)
     return Environment(suites=suites, world=opened, runs_dir=Path(runs_dir), max_steps=max_steps,
-                       agent_defaults=dict(agent_defaults or {}), single_client=single_client)
+                       agent_defaults=dict(agent_defaults or {}), single_client=single_client,
+                       background=background)

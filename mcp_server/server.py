@@ -16,7 +16,7 @@ What the handlers share — the suites, the run folder, the worker pool, each cl
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,7 +37,7 @@ from mcp_server.suite_registry import listed_tools
 from mcp_server.suites import TaskSuite
 from mcp_server.task_tools import task_tools
 from mcp_server.tool_outputs import lean_schema
-from mcp_server.toolbox import describe_validation_error
+from mcp_server.toolbox import ToolRunner, describe_validation_error
 
 if TYPE_CHECKING:
     from mcp_server.world import World
@@ -130,6 +130,7 @@ def build_server(
     agent_defaults: dict[str, Any] | None = None,
     single_client: bool = False,
     workers: int = SANDBOX_WORKERS,
+    sandboxes: Mapping[int, ToolRunner] | None = None,
 ) -> ShopbenchServer:
     """The MCP server over its task suites and the world they are played in (None when none needs one); players
     reach it through `mcp_server.environment.open_environment`.
@@ -137,6 +138,7 @@ def build_server(
     `agent_defaults` fills the AgentInfo of episodes whose client names no agent (e.g. {"kind": "model", "name":
     "openai:gpt-4.1"}; `shopbench serve --agent-name/--agent-kind`). `single_client` (stdio) treats every request as
     one client. `workers` bounds the threads running sandbox work. `max_steps` None: DEFAULT_MAX_STEPS.
+    `sandboxes` (id(suite) → its sandbox; None: opened now) may be opening still (mcp_server.background_sandboxes).
     """
     state = ServerState(
         world=world,
@@ -146,7 +148,7 @@ def build_server(
         agent_defaults=dict(agent_defaults or {}),
         single_client=single_client,
         tools=listed_tools(suites),
-        sandboxes={id(suite): suite.open_sandbox() for suite in suites},  # opened now, not in the first episode
+        sandboxes={id(suite): suite.open_sandbox() for suite in suites} if sandboxes is None else sandboxes,
         workers=workers,
         listings=[listing for suite in suites for listing in suite.listings()],
     )

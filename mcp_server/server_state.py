@@ -14,7 +14,7 @@ another's. Lucene calls still take turns on `lucene_runtime.java_lock`, inside t
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -76,8 +76,9 @@ class ServerState:
     single_client: bool
     tools: dict[str, EpisodeTool]
     """The episode tools the server lists (mcp_server.suite_registry.listed_tools)."""
-    sandboxes: dict[int, ToolRunner] = field(default_factory=dict)
-    """id(suite) → the sandbox its episodes share, opened when the server was built."""
+    sandboxes: Mapping[int, ToolRunner] = field(default_factory=dict)
+    """id(suite) → the sandbox its episodes share, opened when the server was built or in the background (a lookup
+    then waits for it, in the worker pool)."""
     workers: int = SANDBOX_WORKERS
     listings: list[TaskListing] = field(default_factory=list)
     """Every task of every suite, listed once."""

@@ -70,6 +70,7 @@ def build_suites(
     prompting: str | None = None,
     shots: int = 0,
     seed: int = 0,
+    build_world: bool = True,
 ) -> tuple[World | None, list[TaskSuite]]:
     """The suites for these registered benchmarks, and the world they are played in (opened from `world`, or the
     default world, when a suite needs one; else None). See `mcp_server.environment.open_environment`."""
@@ -77,7 +78,8 @@ def build_suites(
     factories = [suite_factory(spec) for spec in specs]
     if items is not None and sum(factory.takes_items for factory in factories) != 1:
         raise ValueError("--items names the items of one question benchmark; give exactly one with it")
-    options = SuiteOptions(world=world, task_set=task_set, items=items, prompting=prompting, shots=shots, seed=seed)
+    options = SuiteOptions(world=world, task_set=task_set, items=items, prompting=prompting, shots=shots, seed=seed,
+                           build_world=build_world)
     suites = [factory.open(spec, options) for spec, factory in zip(specs, factories, strict=True)]
     return options.opened, suites
 

@@ -86,6 +86,8 @@ class SuiteOptions:
     prompting: str | None = None
     shots: int = 0
     seed: int = 0
+    build_world: bool = True
+    """False: a default world not built yet is an error (world_build.WorldNotBuilt), not a minute's build."""
     opened: World | None = field(default=None, init=False)
     """The world once a suite has asked for it."""
 
@@ -96,7 +98,7 @@ class SuiteOptions:
             from mcp_server.world_build import default_world
 
             if self.world is None:
-                self.opened = default_world()
+                self.opened = default_world(build=self.build_world)
             else:
                 self.opened = self.world if isinstance(self.world, World) else World.open(Path(self.world))
         return self.opened

@@ -14,7 +14,7 @@ import os
 import re
 import socket
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager, redirect_stdout
 from typing import Any
 
@@ -219,11 +219,18 @@ async def serve_reserved_episodes(server: ShopbenchServer, limits: HttpLimits | 
         await task
 
 
-async def serve_stdio(server: ShopbenchServer) -> None:
+async def serve_stdio(server: ShopbenchServer, after_handshake: Callable[[], object] | None = None) -> None:
     """Serve one client over stdin/stdout; when it closes the pipe, its running episode is abandoned. A line that is
-    not a JSON-RPC message gets a JSON-RPC error reply (and a line on stderr) instead of silence."""
+    not a JSON-RPC message gets a JSON-RPC error reply (and a line on stderr) instead of silence.
+
+    `after_handshake` is called at the client's first message after `initialize` (its `notifications/initialized`),
+    so that what it starts (`serve`: the JVM and the Lucene indexes, in a thread) neither competes with the answer to
+    `initialize` (on 2 cores that cost the answer 0.1 s at the median) nor writes on the protocol channel (while the
+    transport holds stdout, fd 1 points at stderr)."""
     from mcp.server.stdio import stdio_server
 
+    if after_handshake is not None:
+        call_after_handshake(server, after_handshake)
     try:
         # MCPServer.run_stdio_async() is stdio_server() + the low-level run, and the SDK's stdin reader hands an
         # unparsable line to the session as an Exception, which the session only logs: the client then waits forever.
@@ -249,6 +256,19 @@ async def serve_stdio(server: ShopbenchServer) -> None:
                 group.cancel_scope.cancel()
     finally:
         server.abandon_all("the client disconnected")
+
+
+def call_after_handshake(server: MCPServer[Any], then: Callable[[], object]) -> None:
+    """Call `then` once, when the first message after `initialize` reaches the server (the answer to `initialize`
+    has then been sent)."""
+
+    async def after_handshake(ctx: Any, call_next: Any) -> Any:
+        if ctx.method != "initialize" and after_handshake in server.middleware:
+            server.middleware.remove(after_handshake)
+            then()
+        return await call_next(ctx)
+
+    server.middleware.append(after_handshake)
 
 
 def garbage_reply(error: Exception) -> JSONRPCError:

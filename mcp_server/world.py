@@ -141,13 +141,24 @@ GENERATOR_MODULES = ("catalog", "tasks", "knowledge", "phrasing", "heuristic", "
 def generator_fingerprint() -> str:
     """A short hash of the generator's source as the running process imported it: the default world's folder
     carries it with GENERATOR_VERSION, so a process whose generator code differs (even between version bumps, even
-    one that imported the code before it was edited) never opens a world another one built."""
+    one that imported the code before it was edited) never opens a world another one built. A module not imported
+    yet is hashed from its file, which is what it would be imported from (a server finds its world without the
+    generator's imports)."""
     import hashlib
-    import importlib
+    import importlib.util
+    import sys
+
+    from benchmarks.shoppingbench.worldgen import source_digest
 
     digest = hashlib.sha256()
-    for module in GENERATOR_MODULES:
-        digest.update(importlib.import_module(f"benchmarks.shoppingbench.worldgen.{module}").SOURCE_DIGEST.encode())
+    for module in (f"benchmarks.shoppingbench.worldgen.{name}" for name in GENERATOR_MODULES):
+        imported = sys.modules.get(module)
+        if imported is not None:
+            digest.update(imported.SOURCE_DIGEST.encode())
+        else:
+            spec = importlib.util.find_spec(module)
+            assert spec is not None and spec.origin is not None, module
+            digest.update(source_digest(spec.origin).encode())
     return digest.hexdigest()[:8]
 
 

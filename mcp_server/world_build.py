@@ -157,17 +157,30 @@ def official_knowledge_documents() -> list[dict]:
     return documents
 
 
-def default_world(home: Path | None = None) -> World:
+class WorldNotBuilt(FileNotFoundError):
+    """The default world is asked for without building it (`build=False`) and is not built yet."""
+
+    def __init__(self, root: Path) -> None:
+        named = os.environ.get("SHOPBENCH_HOME")
+        where = f"$SHOPBENCH_HOME is {named}" if named else f"$SHOPBENCH_HOME is not set and $HOME is {Path.home()}"
+        super().__init__(f"the default world is not built yet in {root} ({where})")
+        self.root = root
+
+
+def default_world(home: Path | None = None, *, build: bool = True) -> World:
     """The default world under $SHOPBENCH_HOME/worlds/default-v<GENERATOR_VERSION>-<generator fingerprint>,
     generated on first use (in a temporary folder, renamed into place when complete, so an interrupted build is never
     reused) and opened afterwards. A new generator version or generator code means a new folder: older worlds are
-    left as they are and the new one is built on first use."""
+    left as they are and the new one is built on first use. `build=False` raises WorldNotBuilt instead of building
+    (about a minute)."""
     from benchmarks.shoppingbench.worldgen.catalog import GENERATOR_VERSION
 
     home = Path(home).expanduser() if home else shopbench_home()
     root = home / "worlds" / f"default-v{GENERATOR_VERSION}-{generator_fingerprint()}"
     if (root / WORLD_JSON).is_file():
         return World.open(root)
+    if not build:
+        raise WorldNotBuilt(root)
     root.parent.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=f".{root.name}-", dir=root.parent))
     try:

@@ -52,7 +52,7 @@ def read_line(stream: IO[bytes], timeout: float) -> bytes | None:
     return stream.readline() if ready else None
 
 
-def test_stdio_garbage_gets_error_replies_and_the_server_keeps_serving(tmp_path: Path) -> None:
+def test_stdio_garbage_gets_error_replies_and_the_server_keeps_serving(default_world, tmp_path: Path) -> None:
     stderr_path = tmp_path / "stderr.txt"
     with stderr_path.open("wb") as stderr:
         process = subprocess.Popen([sys.executable, "-m", "shopbench.cli", "serve", "--runs", str(tmp_path / "runs")],

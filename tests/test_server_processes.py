@@ -21,7 +21,7 @@ def serve(runs: Path, *extra: str) -> StdioServerParameters:
                                  env=dict(os.environ))
 
 
-async def test_two_server_processes_share_one_run_folder(tmp_path: Path) -> None:
+async def test_two_server_processes_share_one_run_folder(default_world, tmp_path: Path) -> None:
     runs = tmp_path / "shared-runs"
     played: dict[str, str] = {}
 

@@ -132,9 +132,11 @@ async def run_demo(runs_dir: Path, *, task_id: str | None = None, world: Path | 
     from mcp_server.trajectory import episode_path
 
     console = Console()
-    args = ["-m", "shopbench.cli", "serve", "--transport", "stdio", "--runs", str(runs_dir)]
-    if world is not None:
-        args += ["--world", str(world)]
+    if world is None:  # built here, where a minute is expected: `serve` over stdio refuses to build it
+        from mcp_server.world_build import default_world
+
+        world = default_world().root
+    args = ["-m", "shopbench.cli", "serve", "--transport", "stdio", "--runs", str(runs_dir), "--world", str(world)]
     console.rule("[bold]shopbench demo: a scripted agent over MCP (stdio)")
     console.print(f"server: {sys.executable} {' '.join(args)}")
     server = StdioServerParameters(command=sys.executable, args=args, env=dict(os.environ))

@@ -61,6 +61,9 @@ def register(app: typer.Typer) -> None:
         request_timeout: float = typer.Option(DEFAULT_REQUEST_TIMEOUT_S, "--request-timeout", min=0.1,
                                               help="HTTP: seconds a client may take to send a request's headers, "
                                               "and again its body."),
+        build_world: bool = typer.Option(False, "--build-world",
+                                         help="stdio: build the default world first when it is missing (about a "
+                                         "minute, before the handshake) instead of refusing; HTTP always does."),
     ) -> None:
         """Serve the shopping sandbox to MCP clients (Claude Code, Claude Desktop, Inspect AI, agents).
 
@@ -73,6 +76,7 @@ def register(app: typer.Typer) -> None:
         from mcp_server.http_limits import HttpLimits, open_file_problem, raise_open_file_limit
         from mcp_server.suites import NotPlayable
         from mcp_server.transports import endpoint_url, is_loopback, serve_http, serve_stdio, stdout_to_stderr
+        from mcp_server.world_build import WorldNotBuilt
 
         limits = HttpLimits(max_sessions=max_sessions, session_idle_timeout_s=session_idle_timeout,
                             request_timeout_s=request_timeout)
@@ -85,14 +89,22 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"shopbench serve: {problem}", err=True)
                 raise typer.Exit(2)
         runs_dir = runs or Path("runs") / f"serve-{datetime.now():%Y%m%d-%H%M%S}"
+        stdio = transport is Transport.stdio
         with stdout_to_stderr():
             try:
+                # Over stdio an agent waits seconds for the handshake: the sandboxes open once it is answerable,
+                # and a default world is never built inside that wait unless asked for.
                 environment = open_environment(benchmarks, runs_dir=runs_dir, world=world, task_set=tasks,
                                                items=items, prompting=prompting, shots=shots or 0, seed=seed,
                                                max_steps=max_steps,
                                                agent_defaults=_agent_defaults(agent_name, agent_kind),
-                                               single_client=transport is Transport.stdio)
+                                               single_client=stdio, background=stdio,
+                                               build_world=build_world or not stdio)
                 environment.selection()
+            except WorldNotBuilt as error:
+                typer.echo(f"shopbench serve: {error}: build it first (`shopbench demo --scripted` does, in about "
+                           "a minute), or pass --world DIR, or --build-world", err=True)
+                raise typer.Exit(2) from None
             except NotPlayable as error:
                 typer.echo(f"shopbench serve: {error}", err=True)
                 raise typer.Exit(2) from None
@@ -100,8 +112,8 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"shopbench serve: {str(error).strip(chr(39) + chr(34))}", err=True)
                 raise typer.Exit(2) from None
         server = environment.server
-        if transport is Transport.stdio:
-            anyio.run(serve_stdio, server)
+        if stdio:
+            anyio.run(serve_stdio, server, environment.open_in_background)
         else:
             typer.echo(f"shopbench: serving {endpoint_url(host, port)} (runs in {runs_dir})", err=True)
             anyio.run(lambda: serve_http(server, host=host, port=port, token=token, limits=limits))
