@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_server.protocol import TaskListing
 from mcp_server.suite_registry import build_suites
-from mcp_server.suites import TaskSuite, check_playable
+from mcp_server.suites import SuiteOptions, TaskSuite, check_playable
 
 if TYPE_CHECKING:
     from mcp_server.background_sandboxes import BackgroundSandboxes
@@ -97,8 +97,9 @@ def open_environment(
     (WorldNotBuilt) to spend a minute building the default world when it is missing. Unknown names raise
     UnknownBenchmarkError; bad data DataFileError; a missing world or task set FileNotFoundError / KeyError. Nothing
     is written here."""
-    opened, suites = build_suites(list(benchmarks), world=world, task_set=task_set, items=items,
-                                  prompting=prompting, shots=shots, seed=seed, build_world=build_world)
+    served = SuiteOptions(world=world, task_set=task_set, items=items, prompting=prompting, shots=shots, seed=seed,
+                          build_world=build_world)
+    opened, suites = build_suites(list(benchmarks), served)
     return Environment(suites=suites, world=opened, runs_dir=Path(runs_dir), max_steps=max_steps,
                        agent_defaults=dict(agent_defaults or {}), single_client=single_client,
                        background=background)

@@ -13,7 +13,6 @@ says which tools a server hosting them lists.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from benchmarks.part_registry import PartRegistry
@@ -61,25 +60,15 @@ def suite_factory(spec: BenchmarkSpec) -> SuiteFactory:
     return SUITES.find(spec)
 
 
-def build_suites(
-    benchmarks: list[str],
-    *,
-    world: Path | World | None = None,
-    task_set: str | None = None,
-    items: Path | str | None = None,
-    prompting: str | None = None,
-    shots: int = 0,
-    seed: int = 0,
-    build_world: bool = True,
-) -> tuple[World | None, list[TaskSuite]]:
-    """The suites for these registered benchmarks, and the world they are played in (opened from `world`, or the
-    default world, when a suite needs one; else None). See `mcp_server.environment.open_environment`."""
+def build_suites(benchmarks: list[str], options: SuiteOptions | None = None) -> tuple[World | None, list[TaskSuite]]:
+    """The suites for these registered benchmarks, served as `options` ask, and the world they are played in (opened
+    from `options.world`, or the default world, when a suite needs one; else None). See
+    `mcp_server.environment.open_environment`."""
+    options = options or SuiteOptions()
     specs = [get_benchmark(name) for name in dict.fromkeys(benchmarks)]
     factories = [suite_factory(spec) for spec in specs]
-    if items is not None and sum(factory.takes_items for factory in factories) != 1:
+    if options.items is not None and sum(factory.takes_items for factory in factories) != 1:
         raise ValueError("--items names the items of one question benchmark; give exactly one with it")
-    options = SuiteOptions(world=world, task_set=task_set, items=items, prompting=prompting, shots=shots, seed=seed,
-                           build_world=build_world)
     suites = [factory.open(spec, options) for spec, factory in zip(specs, factories, strict=True)]
     return options.opened, suites
 

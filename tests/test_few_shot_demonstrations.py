@@ -19,7 +19,7 @@ from evaluators.results.reports.tables import ScoredRun, task_set_size
 from evaluators.results.scoring import score_run
 from mcp_server.server import build_server
 from mcp_server.suite_registry import build_suites
-from mcp_server.suites import NotPlayable, check_playable
+from mcp_server.suites import NotPlayable, SuiteOptions, check_playable
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 
 
@@ -40,7 +40,7 @@ def payload(result: Any) -> Any:
 
 
 async def test_start_task_never_shows_another_served_items_answer(tmp_path: Path) -> None:
-    _, suites = build_suites(["shopping-mmlu"], prompting="few-shot", shots=5)
+    _, suites = build_suites(["shopping-mmlu"], SuiteOptions(prompting="few-shot", shots=5))
     items = {item.id: item for item in load_items()}
     async with Client(build_server(None, suites, tmp_path / "runs"), mode="legacy") as client:
         page = payload(await client.call_tool("list_tasks", {"limit": 100}))
@@ -68,7 +68,7 @@ async def test_start_task_never_shows_another_served_items_answer(tmp_path: Path
 
 
 async def test_run_manifest_names_the_held_out_items_and_limit_counts_served_ones(tmp_path: Path) -> None:
-    _, [suite] = build_suites(["shopping-mmlu"], prompting="few-shot", shots=1)
+    _, [suite] = build_suites(["shopping-mmlu"], SuiteOptions(prompting="few-shot", shots=1))
     assert suite.demonstrations is not None
     held_out = suite.demonstrations.ids
     result = await run_benchmark(RunConfig(benchmark="shopping-mmlu", model="random", prompting="few-shot", shots=1,
@@ -94,7 +94,7 @@ async def test_report_counts_a_few_shot_task_set_without_its_demonstrations(tmp_
 
 
 def test_asking_for_a_demonstration_says_it_is_held_out() -> None:
-    _, suites = build_suites(["shopping-mmlu"], prompting="few-shot", shots=5)
+    _, suites = build_suites(["shopping-mmlu"], SuiteOptions(prompting="few-shot", shots=5))
     held_out = suites[0].demonstrations.ids
     with pytest.raises(NotPlayable, match=rf"'{held_out[0]}' in shopping-mmlu/samples is held out as few-shot demon"):
         check_playable(suites, task_ids=[held_out[0]])
