@@ -24,6 +24,9 @@ MAX_BODY_BYTES = 4 * 1024 * 1024
 """The largest request body, as the SDK's own default (mcp.server.transport_security.DEFAULT_MAX_REQUEST_BODY_SIZE);
 handed to the SDK too, so both refuse at the same size."""
 DEFAULT_MAX_SESSIONS = 128
+"""Room for an evaluation's clients. Not 256: that many need about 1,200 open files, past the hard limit of 1,024 some
+systems set, and `serve` would then refuse to start by default; RL rollouts ask for theirs with --max-sessions
+(docs/RECIPES.md §9: 256 sessions cost the server about 170 KiB each)."""
 DEFAULT_SESSION_IDLE_TIMEOUT_S = 300.0
 DEFAULT_REQUEST_TIMEOUT_S = 10.0
 CONNECTIONS_PER_SESSION = 2
