@@ -9,7 +9,7 @@ export TRANSFORMERS_OFFLINE := 1
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 
-.PHONY: demo test install install-test lint perf clean chromium
+.PHONY: demo test install lint perf clean chromium
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +31,7 @@ chromium:
 	elif command -v sudo >/dev/null 2>&1; then sudo apt-get update -qq && sudo apt-get install -y -qq chromium || { echo "$(CHROMIUM_MISSING)" >&2; exit 1; }; \
 	else echo "$(CHROMIUM_MISSING)" >&2; exit 1; fi
 
-demo: install
+demo: $(VENV)/.installed
 	$(VENV)/bin/shopbench demo
 
 test: install

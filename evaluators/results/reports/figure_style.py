@@ -41,23 +41,20 @@ LABEL_WIDTH = 40
 """Group labels longer than this are wrapped onto two lines (Shopping MMLU task names), at "_", "-" or spaces."""
 
 
-def pyplot() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
 def new_figure(width_in: float, height_in: float) -> Any:
-    """A figure of this size in inches, laid out by constrained layout."""
-    return pyplot().figure(figsize=(width_in, height_in), layout="constrained")
+    """A figure of this size in inches, laid out by constrained layout. Made without pyplot, so no global figure
+    list keeps it alive (a report or a test drawing dozens of figures holds only those it still uses) and no GUI
+    backend is ever chosen."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(width_in, height_in), layout="constrained")
+    FigureCanvasAgg(figure)
+    return figure
 
 
 def save(figure: Any, path: Path) -> Path:
     figure.savefig(path, dpi=DPI)
-    pyplot().close(figure)
     return path
 
 
