@@ -41,6 +41,13 @@ def test_a_selection_of_nothing_is_refused_before_anything_starts(default_world,
     assert not out.exists()
 
 
+def test_a_bad_shard_is_quoted_whole(default_world, tmp_path: Path) -> None:
+    """Slurm arrays often start at 0; the refusal must show what was given, closing quote and all."""
+    out = tmp_path / "run"
+    code, lines = _run("shoppingbench", "--model", "random", "--shard", "0/2", "--out", str(out))
+    assert code == 2 and len(lines) == 1 and lines[0].endswith("got '0/2'"), lines
+    assert not out.exists()
+
 def test_play_refuses_what_cannot_be_played(default_world, tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["play", "--tasks", "official", "--runs", str(tmp_path / "human")])
     assert result.exit_code == 2 and "official 2.5M-product corpus" in result.output

@@ -147,7 +147,8 @@ def run(
     try:
         result = asyncio.run(run_benchmark(config, RichProgress(f"{benchmark} · {model}", console)))
     except refusals as error:
-        console.print(f"[red]error:[/red] {_escape(str(error).strip(chr(39)))}")
+        message = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)  # KeyError quotes
+        console.print(f"[red]error:[/red] {_escape(message)}")
         raise typer.Exit(2) from None
     except RunFolderUnwritable as stop:
         console.print(f"shopbench run: {_escape(str(stop))}; free space, then resume with the same command and "
