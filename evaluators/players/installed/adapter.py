@@ -69,6 +69,8 @@ class AgentAdapter:
     """The model API it speaks to the bridge (anthropic-messages, openai-responses, openai-chat)."""
     shell_tool: ClassVar[str] = ""
     """The agent's own shell tool, which its permission settings refuse (what the refusal test asks for)."""
+    fixed_flags: ClassVar[list[str]] = []
+    """The fixed flags it runs with (what `flags` returns)."""
 
     def launch(self, executable: Path, setup: EpisodeSetup) -> Launch:
         """Write the agent's config files into `setup.home` and return its command line and environment."""
@@ -76,7 +78,7 @@ class AgentAdapter:
 
     def flags(self) -> list[str]:
         """The fixed flags it runs with (recorded in the manifest)."""
-        return []
+        return list(self.fixed_flags)
 
     def version(self, executable: Path) -> str:
         """The version the executable reports (`--version`), e.g. "2.1.332"."""
@@ -142,6 +144,19 @@ def json_lines(text: str) -> list[dict[str, Any]]:
         if isinstance(value, dict):
             objects.append(value)
     return objects
+
+
+def result_usage(stdout: str, *, with_cost: bool = False) -> dict[str, Any]:
+    """Tokens, turns and permission denials from the last `result` event of a stream-json stdout (the shape Claude
+    Code and qwen-code share), and its `total_cost_usd` when `with_cost`; {} without one."""
+    result = next((line for line in reversed(json_lines(stdout)) if line.get("type") == "result"), None)
+    if result is None:
+        return {}
+    usage = result.get("usage") or {}
+    tokens = {"input_tokens": usage.get("input_tokens"), "output_tokens": usage.get("output_tokens")}
+    cost = {"cost_usd": result.get("total_cost_usd")} if with_cost else {}
+    return tokens | cost | {"turns": result.get("num_turns"),
+                            "permission_denials": result.get("permission_denials") or []}
 
 
 def newest_files(root: Path, pattern: str) -> list[Path]:

@@ -18,9 +18,9 @@ from evaluators.players.installed.adapter import (
     EpisodeSetup,
     Launch,
     base_env,
-    json_lines,
     mcp_servers,
     newest_files,
+    result_usage,
     write_json,
 )
 from mcp_server.protocol import SERVER_NAME
@@ -37,6 +37,7 @@ class ClaudeCode(AgentAdapter):
     executable = "claude"
     wire = "anthropic-messages"
     shell_tool = "Bash"
+    fixed_flags = FLAGS
 
     def launch(self, executable: Path, setup: EpisodeSetup) -> Launch:
         config = write_json(setup.home / "mcp.json", mcp_servers(setup))
@@ -45,21 +46,12 @@ class ClaudeCode(AgentAdapter):
         return Launch([str(executable), "-p", setup.prompt, *FLAGS, "--mcp-config", str(config),
                        "--model", setup.model], env)
 
-    def flags(self) -> list[str]:
-        return list(FLAGS)
-
     def session_files(self, setup: EpisodeSetup) -> list[Path]:
         return newest_files(self._config_dir(setup) / "projects", "*/*.jsonl")
 
     def reported_usage(self, stdout: str) -> dict[str, Any]:
         """The `result` line: its own token count and the cost at its own prices (for Claude models only)."""
-        result = next((line for line in reversed(json_lines(stdout)) if line.get("type") == "result"), None)
-        if result is None:
-            return {}
-        usage = result.get("usage") or {}
-        return {"input_tokens": usage.get("input_tokens"), "output_tokens": usage.get("output_tokens"),
-                "cost_usd": result.get("total_cost_usd"), "turns": result.get("num_turns"),
-                "permission_denials": result.get("permission_denials") or []}
+        return result_usage(stdout, with_cost=True)
 
     @staticmethod
     def _config_dir(setup: EpisodeSetup) -> Path:

@@ -31,6 +31,7 @@ class Codex(AgentAdapter):
     executable = "codex"
     wire = "openai-responses"
     shell_tool = "exec_command"
+    fixed_flags = FLAGS
 
     def launch(self, executable: Path, setup: EpisodeSetup) -> Launch:
         home = self._codex_home(setup)
@@ -38,9 +39,6 @@ class Codex(AgentAdapter):
         (home / "config.toml").write_text(config_toml(setup), encoding="utf-8")
         env = base_env(setup) | {"CODEX_HOME": str(home), KEY_VARIABLE: setup.api_key}
         return Launch([str(executable), *FLAGS, setup.prompt], env)
-
-    def flags(self) -> list[str]:
-        return list(FLAGS)
 
     def session_files(self, setup: EpisodeSetup) -> list[Path]:
         return newest_files(self._codex_home(setup) / "sessions", "**/*.jsonl")

@@ -16,8 +16,8 @@ from evaluators.players.installed.adapter import (
     EpisodeSetup,
     Launch,
     base_env,
-    json_lines,
     newest_files,
+    result_usage,
     write_json,
 )
 from mcp_server.protocol import SERVER_NAME
@@ -45,6 +45,7 @@ class QwenCode(AgentAdapter):
     executable = "qwen"
     wire = "openai-chat"
     shell_tool = "run_shell_command"
+    fixed_flags = FLAGS
 
     def launch(self, executable: Path, setup: EpisodeSetup) -> Launch:
         write_json(setup.home / ".qwen" / "settings.json", SETTINGS)
@@ -55,17 +56,9 @@ class QwenCode(AgentAdapter):
                        setup.api_key, "-m", setup.model, "--mcp-config", str(config), "-p", setup.prompt],
                       base_env(setup))
 
-    def flags(self) -> list[str]:
-        return list(FLAGS)
-
     def session_files(self, setup: EpisodeSetup) -> list[Path]:
         return newest_files(setup.home / ".qwen" / "projects", "*/chats/*.jsonl")
 
     def reported_usage(self, stdout: str) -> dict[str, Any]:
         """The `result` line's usage (tokens only: it reports no cost)."""
-        result = next((line for line in reversed(json_lines(stdout)) if line.get("type") == "result"), None)
-        if result is None:
-            return {}
-        usage = result.get("usage") or {}
-        return {"input_tokens": usage.get("input_tokens"), "output_tokens": usage.get("output_tokens"),
-                "turns": result.get("num_turns"), "permission_denials": result.get("permission_denials") or []}
+        return result_usage(stdout)
