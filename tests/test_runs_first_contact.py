@@ -48,6 +48,15 @@ def test_a_bad_shard_is_quoted_whole(default_world, tmp_path: Path) -> None:
     assert code == 2 and len(lines) == 1 and lines[0].endswith("got '0/2'"), lines
     assert not out.exists()
 
+
+def test_play_quotes_a_refused_option_whole(tmp_path: Path) -> None:
+    """play and serve print refusals through the same helper as run: a closing quote is kept."""
+    result = CliRunner().invoke(app, ["play", "--benchmark", "intentionqa", "--prompting", "xyz", "--player", "ana",
+                                      "--runs", str(tmp_path / "human")])
+    assert result.exit_code == 2 and result.output.strip().endswith("not 'xyz'"), result.output
+    assert not (tmp_path / "human").exists()
+
+
 def test_play_refuses_what_cannot_be_played(default_world, tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["play", "--tasks", "official", "--runs", str(tmp_path / "human")])
     assert result.exit_code == 2 and "official 2.5M-product corpus" in result.output

@@ -9,6 +9,7 @@ from pathlib import Path
 import typer
 
 from benchmarks.registry import benchmark_names
+from shopbench.commands import error_message
 from shopbench.options import Items, MaxSteps, Prompting, Runs, TaskSet, World
 
 
@@ -53,7 +54,7 @@ def register(app: typer.Typer) -> None:
             server = build_play_server(benchmark, runs_dir, world=world, task_set=tasks, items=items,
                                        prompting=prompting, task_id=task, max_steps=max_steps)
         except (NotPlayable, DataFileError, FileNotFoundError, KeyError, ValueError) as error:
-            typer.echo(f"shopbench play: {str(error).strip(chr(39) + chr(34))}", err=True)
+            typer.echo(f"shopbench play: {error_message(error)}", err=True)
             raise typer.Exit(2) from None
         anyio.run(lambda: run_play(benchmark, runs_dir, player=name, task_id=task, random_task=random_task,
                                    world=world, server=server))

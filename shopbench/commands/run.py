@@ -14,6 +14,7 @@ import typer
 
 from benchmarks.registry import names_help
 from mcp_server.protocol_constants import MAX_EPOCHS
+from shopbench.commands import error_message
 from shopbench.options import (
     MODEL_SPECS,
     Agent,
@@ -147,8 +148,7 @@ def run(
     try:
         result = asyncio.run(run_benchmark(config, RichProgress(f"{benchmark} · {model}", console)))
     except refusals as error:
-        message = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)  # KeyError quotes
-        console.print(f"[red]error:[/red] {_escape(message)}")
+        console.print(f"[red]error:[/red] {_escape(error_message(error))}")
         raise typer.Exit(2) from None
     except RunFolderUnwritable as stop:
         console.print(f"shopbench run: {_escape(str(stop))}; free space, then resume with the same command and "

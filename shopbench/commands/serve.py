@@ -11,6 +11,7 @@ import typer
 
 from mcp_server.http_limits import DEFAULT_MAX_SESSIONS, DEFAULT_REQUEST_TIMEOUT_S, DEFAULT_SESSION_IDLE_TIMEOUT_S
 from mcp_server.protocol_constants import AgentKind
+from shopbench.commands import error_message
 from shopbench.options import (
     AgentKindOption,
     AgentName,
@@ -109,7 +110,7 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"shopbench serve: {error}", err=True)
                 raise typer.Exit(2) from None
             except (FileNotFoundError, KeyError, ValueError) as error:
-                typer.echo(f"shopbench serve: {str(error).strip(chr(39) + chr(34))}", err=True)
+                typer.echo(f"shopbench serve: {error_message(error)}", err=True)
                 raise typer.Exit(2) from None
         server = environment.server
         if stdio:
