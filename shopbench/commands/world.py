@@ -44,7 +44,7 @@ def generate(
         _check_spec(writer_model)
     world = generate_world(out, products=products, seed=seed, tasks_per_intent=tasks_per_intent, name=name)
     if writer_model is not None:
-        _rewrite(world.root, "generated", writer_model, concurrency, n_gpu_layers, n_ctx, not cache)
+        _rewrite(world.root, "generated", writer_model, concurrency, n_gpu_layers, n_ctx, cache)
     _show(world)
 
 
@@ -66,7 +66,7 @@ def rewrite(
     if task_set == "official" or not (world.root / "tasks" / task_set).is_dir():
         typer.echo(f"error: no rewritable task set {task_set!r} in {world.root}", err=True)
         raise typer.Exit(1)
-    _rewrite(world.root, task_set, writer_model, concurrency, n_gpu_layers, n_ctx, not cache)
+    _rewrite(world.root, task_set, writer_model, concurrency, n_gpu_layers, n_ctx, cache)
     _show(world)
 
 
@@ -81,7 +81,7 @@ def _check_spec(spec: str) -> None:
 
 
 def _rewrite(root: Path, task_set: str, spec: str, concurrency: int, n_gpu_layers: int, n_ctx: int,
-             no_cache: bool) -> None:
+             cache: bool) -> None:
     import asyncio
 
     from rich.console import Console
@@ -91,7 +91,7 @@ def _rewrite(root: Path, task_set: str, spec: str, concurrency: int, n_gpu_layer
     from evaluators.pipelines import ModelSettings, rewrite_task_set
 
     console = Console(stderr=True)
-    settings = ModelSettings(spec=spec, n_gpu_layers=n_gpu_layers, n_ctx=n_ctx, cache=not no_cache, temperature=0.7)
+    settings = ModelSettings(spec=spec, n_gpu_layers=n_gpu_layers, n_ctx=n_ctx, cache=cache, temperature=0.7)
     try:
         report = asyncio.run(rewrite_task_set(root / "tasks" / task_set, settings, task_set=task_set,
                                               concurrency=concurrency))
