@@ -59,6 +59,10 @@ class EpisodeLedger:
     """The model's identity (ModelAPI.identity()), as recorded in a run manifest."""
     calls: list[BridgeCall] = field(default_factory=list)
 
+    def since(self, start: int) -> EpisodeLedger:
+        """The calls from the `start`-th on, as a ledger of their own (what one step, or the episode's tail, cost)."""
+        return EpisodeLedger(self.identity, self.calls[start:])
+
     @property
     def input_tokens(self) -> int:
         return sum(call.input_tokens for call in self.calls)

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchmarks.registry import BenchmarkSpec
-from evaluators.bridge import BridgeEpisode, ModelBridge
+from evaluators.bridge import BridgeEpisode, EpisodeLedger, ModelBridge
 from evaluators.harness.backend import is_baseline
 from evaluators.harness.config import RunConfig, RunOptionError
 from evaluators.harness.orchestrate import WorkUnit, failure_cause, set_aside, transcript_dir
@@ -233,20 +233,19 @@ class StepUsage:
     """Each step's usage: the bridge's count of the model calls made since the step before."""
 
     def __init__(self) -> None:
-        self.ledger: Any = None
+        self.ledger: EpisodeLedger | None = None
         self.taken = 0
 
     def take(self) -> Usage | None:
-        calls = [] if self.ledger is None else self.ledger.calls[self.taken:]
-        self.taken += len(calls)
-        answered = [call for call in calls if call.error is None]
-        if not answered:
+        if self.ledger is None:
             return None
-        costs = [call.cost_usd for call in answered]
-        return Usage(input_tokens=sum(call.input_tokens for call in answered),
-                     output_tokens=sum(call.output_tokens for call in answered),
-                     latency_s=round(sum(call.latency_s for call in answered), 4),
-                     cost_usd=None if any(cost is None for cost in costs) else sum(cost or 0.0 for cost in costs))
+        step = self.ledger.since(self.taken)
+        self.taken += len(step.calls)
+        if all(call.error is not None for call in step.calls):
+            return None
+        # A failed call counts no tokens and no latency (and its cost is left out by the ledger).
+        return Usage(input_tokens=step.input_tokens, output_tokens=step.output_tokens,
+                     latency_s=round(sum(call.latency_s for call in step.calls), 4), cost_usd=step.cost_usd)
 
 
 async def check_ready(url: str, tools: list[str]) -> None:
@@ -277,11 +276,11 @@ def harness_problem(model: ToolsSeen, endpoint: BridgeEpisode, steps: int, trans
 def ledger_summary(endpoint: BridgeEpisode, steps: StepUsage) -> dict[str, Any]:
     """What the bridge counted for the episode, and what no step took (the calls after the last one)."""
     ledger = endpoint.ledger
-    after = ledger.calls[steps.taken:]
+    after = ledger.since(steps.taken)
     return {"calls": len(ledger.calls), "input_tokens": ledger.input_tokens, "output_tokens": ledger.output_tokens,
             "cost_usd": ledger.cost_usd, "errors": ledger.errors, "hidden_tools": ledger.hidden_tools,
-            "after_last_step": {"calls": len(after), "input_tokens": sum(call.input_tokens for call in after),
-                                "output_tokens": sum(call.output_tokens for call in after)}}
+            "after_last_step": {"calls": len(after.calls), "input_tokens": after.input_tokens,
+                                "output_tokens": after.output_tokens}}
 
 
 def agent_model_name(spec: str) -> str:
