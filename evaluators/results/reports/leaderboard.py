@@ -157,7 +157,7 @@ def leaderboard(runs: list[ScoredRun]) -> Leaderboard:
     groups = board_groups(runs, metric)
     standings = []
     for run in runs:
-        rows = {row.group: row for row in run.result.metric_rows() if row.metric == metric}
+        rows = {row.group: row for row in run.metric_rows() if row.metric == metric}
         intervals = wilson_by_group(run, metric)
         covered = run.coverage is None or run.coverage.complete
         standings.append(Standing(
@@ -184,7 +184,7 @@ def leaderboard(runs: list[ScoredRun]) -> Leaderboard:
 
 def board_groups(runs: list[ScoredRun], metric: str) -> list[str]:
     """The group columns: the plain groups (intents, tasks) when they are few, else the roll-ups ("skill:…")."""
-    found = [row.group for run in runs for row in run.result.metric_rows() if row.metric == metric]
+    found = [row.group for run in runs for row in run.metric_rows() if row.metric == metric]
     plain = list(dict.fromkeys(g for g in found if g != "overall" and ":" not in g))
     if len(plain) <= MAX_GROUP_COLUMNS:
         return plain

@@ -50,7 +50,7 @@ def ranked(runs: list[ScoredRun]) -> list[ScoredRun]:
 
 
 def _plot_groups(runs: list[ScoredRun], metric: str) -> list[str]:
-    groups = [row.group for run in runs for row in run.result.metric_rows()
+    groups = [row.group for run in runs for row in run.metric_rows()
               if row.metric == metric and row.group != OVERALL and ":" not in row.group]
     return list(dict.fromkeys(groups))
 
@@ -87,7 +87,7 @@ def rate_figure(runs: list[ScoredRun], metric: str) -> Any:
     values: list[list[float | None]] = []
     intervals: list[list[Interval | None]] = []
     for run in runs:
-        found = {r.group: r for r in run.result.metric_rows() if r.metric == metric}
+        found = {r.group: r for r in run.metric_rows() if r.metric == metric}
         wilson = wilson_by_group(run, metric)
         mine: list[Interval | None] = []
         for group in groups:

@@ -69,6 +69,14 @@ class ScoredRun:
     _task_outcomes: dict[str, dict[str, TaskOutcome]] = field(default_factory=dict, init=False, repr=False,
                                                               compare=False)
     _wilson: dict[str, dict[str, Interval]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _metric_rows: list[MetricRow] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def metric_rows(self) -> list[MetricRow]:
+        """`result.metric_rows()`, worked out once: every board, figure and table of a report reads them (a question
+        benchmark's result bootstraps each task's interval on every call)."""
+        if self._metric_rows is None:
+            self._metric_rows = self.result.metric_rows()
+        return self._metric_rows
 
     def task_outcomes(self, metric: str) -> dict[str, TaskOutcome]:
         """`per_task(outcomes(result, metric))`, worked out once per metric: the tables and plots of a report all
@@ -272,7 +280,7 @@ def metric_tables(runs: list[ScoredRun]) -> list[ReportTable]:
     ordered = kind_order(runs)
     for benchmark in dict.fromkeys(run.result.benchmark for run in ordered):
         mine = [run for run in ordered if run.result.benchmark == benchmark]
-        rows_by_run = [{(r.group, r.metric): r for r in run.result.metric_rows()} for run in mine]
+        rows_by_run = [{(r.group, r.metric): r for r in run.metric_rows()} for run in mine]
         metrics = list(dict.fromkeys(metric for rows in rows_by_run for _, metric in rows))
         task_metric = {task: m for run in mine for task, m in task_metrics(run.result).items()}
         per_item = item_metrics(benchmark)
