@@ -112,14 +112,21 @@ def iter_lines(path: Path | str, *, skip_blank: bool = True) -> Iterator[tuple[i
             fileobj.close()
 
 
-def parse_line(path: Path | str, number: int, line: str) -> Any:
-    """One JSON value; invalid JSON and lone surrogates (not valid Unicode) raise DataFileError."""
+def _loads(path: Path | str, number: int, text: str) -> Any:
+    """The JSON value of `text`, which starts on line `number` of `path`; invalid JSON raises DataFileError naming
+    the line the error is on."""
     try:
-        value = json.loads(line)
+        return json.loads(text)
     except json.JSONDecodeError as error:
-        raise DataFileError(path, number, f"not valid JSON ({error.msg} at column {error.colno})") from None
+        raise DataFileError(path, number + error.lineno - 1, f"not valid JSON ({error.msg} at column {error.colno})"
+                            ) from None
     except RecursionError:
         raise DataFileError(path, number, "JSON nested too deeply") from None
+
+
+def parse_line(path: Path | str, number: int, line: str) -> Any:
+    """One JSON value; invalid JSON and lone surrogates (not valid Unicode) raise DataFileError."""
+    value = _loads(path, number, line)
     if "\\" in line and _SURROGATE_ESCAPE.search(line.encode("utf-8")):
         try:
             json.dumps(value, ensure_ascii=False).encode("utf-8")
@@ -169,12 +176,7 @@ def read_json_model(path: Path | str, model: type[M]) -> M:
     file and the line: the line of the JSON error, or the line where the offending top-level key is written."""
     path = Path(path)
     lines = [line for _, line in iter_lines(path, skip_blank=False)]
-    try:
-        value = json.loads("\n".join(lines))
-    except json.JSONDecodeError as error:
-        raise DataFileError(path, error.lineno, f"not valid JSON ({error.msg} at column {error.colno})") from None
-    except RecursionError:
-        raise DataFileError(path, 1, "JSON nested too deeply") from None
+    value = _loads(path, 1, "\n".join(lines))
     if not isinstance(value, dict):
         raise DataFileError(path, 1, f"expected a JSON object, found {json_type(value)}")
     try:
