@@ -32,7 +32,6 @@ from mcp_types import (
     jsonrpc_message_adapter,
 )
 from pydantic import ValidationError
-from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -322,8 +321,9 @@ class JsonRpcGuard:
             await self.app(scope, receive, send)
             return
         body: bytes | None = None
-        refusal = await self.headers_check.validate_request(Request(scope), is_post=True)
-        refusal = refusal or self._declared_too_large(scope)
+        request = Request(scope)
+        refusal = await self.headers_check.validate_request(request, is_post=True)
+        refusal = refusal or self._declared_too_large(request)
         if refusal is None:
             body, refusal = await self._read_body(receive)
         if refusal is not None:  # what follows of the body is dropped, for a moment (http_limits.DRAIN_S)
@@ -350,8 +350,8 @@ class JsonRpcGuard:
 
         await self.app(scope, replay, send)
 
-    def _declared_too_large(self, scope: Any) -> Response | None:
-        declared = Headers(scope=scope).get("content-length", "")
+    def _declared_too_large(self, request: Request) -> Response | None:
+        declared = request.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > self.limits.max_body_bytes:
             return self._too_large()
         return None
