@@ -107,9 +107,7 @@ def loopback_security(host: str) -> TransportSecuritySettings:
     """DNS-rebinding protection for a loopback bind: only Host/Origin headers naming this machine are accepted. (The
     SDK turns it on by itself for 127.0.0.1, ::1 and localhost only; any other loopback address, e.g. 127.0.0.2,
     gets it here.)"""
-    bare = host.strip("[]")
-    shown = f"[{bare}]" if ":" in bare else bare
-    hosts = list(dict.fromkeys([shown, "127.0.0.1", "localhost", "[::1]"]))
+    hosts = list(dict.fromkeys([url_host(host), "127.0.0.1", "localhost", "[::1]"]))
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
         allowed_hosts=[f"{name}:*" for name in hosts],
@@ -163,10 +161,15 @@ def bind_host(host: str) -> str:
     return host.strip("[]")
 
 
+def url_host(host: str) -> str:
+    """The host as a URL or a Host header writes it: an IPv6 literal in brackets (`::1` → `[::1]`)."""
+    bare = bind_host(host)
+    return f"[{bare}]" if ":" in bare else bare
+
+
 def endpoint_url(host: str, port: int) -> str:
     """The endpoint as a client writes it (an IPv6 literal in brackets)."""
-    bare = bind_host(host)
-    return f"http://{f'[{bare}]' if ':' in bare else bare}:{port}/mcp"
+    return f"http://{url_host(host)}:{port}/mcp"
 
 
 async def serve_http(server: ShopbenchServer, *, host: str = "127.0.0.1", port: int = 8765,
