@@ -155,24 +155,24 @@ def leaderboard(runs: list[ScoredRun]) -> Leaderboard:
     complete = all(run.coverage is None or run.coverage.complete for run in runs)  # None: not assessed
     same_tasks = all(set(run.task_outcomes(metric)) == shared for run in runs)
     groups = board_groups(runs, metric)
+    ranked_by_overall = complete and same_tasks
     standings = []
     for run in runs:
         rows = {row.group: row for row in run.metric_rows() if row.metric == metric}
         intervals = wilson_by_group(run, metric)
         covered = run.coverage is None or run.coverage.complete
+        overall = rows.get("overall") if covered else None
+        if ranked_by_overall and overall is not None and overall.value is not None:
+            score = Interval(value=overall.value, low=overall.low, high=overall.high, n=overall.n)
+        else:
+            score = shared_score(run, metric, shared)
         standings.append(Standing(
             run=run,
             groups={group: intervals.get(group) or rows[group] for group in groups if group in rows},
-            overall=rows.get("overall") if covered else None,
-            shared=shared_score(run.task_outcomes(metric), shared, benchmark),
+            overall=overall,
+            shared=score,
             pass_k=pass_k(run.task_outcomes(metric), run, metric),
         ))
-    ranked_by_overall = complete and same_tasks
-    if ranked_by_overall:
-        for standing in standings:
-            if standing.overall is not None and standing.overall.value is not None:
-                standing.shared = Interval(value=standing.overall.value, low=standing.overall.low,
-                                           high=standing.overall.high, n=standing.overall.n)
     standings.sort(key=lambda s: (s.key is None, -(s.key or 0.0)))
     for standing in standings:  # ties share a rank (1, 1, 3): equal scores are not ordered by the sort's accident
         standing.rank = 1 + sum(1 for other in standings if other.key is not None
@@ -192,8 +192,16 @@ def board_groups(runs: list[ScoredRun], metric: str) -> list[str]:
     return rollups if len(rollups) <= MAX_GROUP_COLUMNS else []
 
 
-def shared_score(tasks: dict[str, TaskOutcome], shared: set[str], benchmark: str) -> Interval:
-    """The metric on the shared tasks, aggregated as the benchmark's headline is (mean of group means, or pooled)."""
+def shared_score(run: ScoredRun, metric: str, shared: set[str]) -> Interval:
+    """The run's `metric` on the shared tasks, aggregated as the benchmark's headline is (mean of group means, or
+    pooled); bootstrapped once per run, metric and set of tasks (each figure builds its benchmark's board again)."""
+    key = (metric, frozenset(shared))
+    if key not in run._shared_scores:
+        run._shared_scores[key] = _shared_score(run.task_outcomes(metric), shared, run.result.benchmark)
+    return run._shared_scores[key]
+
+
+def _shared_score(tasks: dict[str, TaskOutcome], shared: set[str], benchmark: str) -> Interval:
     if aggregation(benchmark) == "pooled":
         return bootstrap_ci([tasks[t].mean for t in sorted(shared)])
     by_group: dict[str, list[float]] = defaultdict(list)

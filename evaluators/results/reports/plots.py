@@ -99,7 +99,7 @@ def rate_figure(runs: list[ScoredRun], metric: str) -> Any:
             mine.append(wilson.get(OVERALL) or (Interval(value=row.value, low=row.low, high=row.high, n=row.n)
                                                 if row is not None else None))
         elif board.shared:
-            mine.append(shared_score(run.task_outcomes(metric), board.shared, run.result.benchmark))
+            mine.append(shared_score(run, metric, board.shared))
         values.append([None if interval is None else interval.value for interval in mine])
         intervals.append(mine)
     texts = [[_value_text(v, i) for v, i in zip(vs, ins, strict=True)] for vs, ins in zip(values, intervals,

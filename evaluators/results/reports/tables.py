@@ -70,6 +70,8 @@ class ScoredRun:
                                                               compare=False)
     _wilson: dict[str, dict[str, Interval]] = field(default_factory=dict, init=False, repr=False, compare=False)
     _metric_rows: list[MetricRow] | None = field(default=None, init=False, repr=False, compare=False)
+    _shared_scores: dict[tuple[str, frozenset[str]], Interval] = field(default_factory=dict, init=False,
+                                                                      repr=False, compare=False)
 
     def metric_rows(self) -> list[MetricRow]:
         """`result.metric_rows()`, worked out once: every board, figure and table of a report reads them (a question
