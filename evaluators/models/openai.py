@@ -90,15 +90,19 @@ def _to_openai(message: ChatMessage) -> dict[str, Any]:
 
 
 def _from_openai_call(call: Any) -> ToolCall:
-    name = call.function.name or ""
-    raw = call.function.arguments or "{}"
+    return tool_call(call.id, call.function.name or "", call.function.arguments)
+
+
+def tool_call(call_id: str, name: str, raw: str | None) -> ToolCall:
+    """A call whose arguments come as a JSON string (OpenAI's wire format): a JSON object, else a call the agent
+    loop records as malformed."""
     try:
-        arguments = json.loads(raw)
+        arguments = json.loads(raw or "{}")
     except json.JSONDecodeError as error:
-        return ToolCall(id=call.id, name=name, parse_error=f"arguments are not valid JSON ({error.msg})")
+        return ToolCall(id=call_id, name=name, parse_error=f"arguments are not valid JSON ({error.msg})")
     if not isinstance(arguments, dict):
-        return ToolCall(id=call.id, name=name, parse_error="arguments must be a JSON object")
-    return ToolCall(id=call.id, name=name, arguments=arguments)
+        return ToolCall(id=call_id, name=name, parse_error="arguments must be a JSON object")
+    return ToolCall(id=call_id, name=name, arguments=arguments)
 
 
 @register_backend("openai", needs_argument=True, help="openai:<model> (OPENAI_API_KEY; OPENAI_BASE_URL overrides)")

@@ -11,7 +11,6 @@ in the environment's run folder, so `shopbench score RUN` scores the rollouts as
 
 from __future__ import annotations
 
-import json
 from typing import Any, cast
 
 import verifiers as vf
@@ -19,7 +18,8 @@ from datasets import Dataset
 
 from benchmarks.registry import BenchmarkSpec
 from evaluators.integrations.verifiers.episodes import Rollouts, message_text, turn_usage
-from evaluators.models.base import ChatMessage, ModelOutput, ToolCall, ToolSpec
+from evaluators.models.base import ChatMessage, ModelOutput, ToolSpec
+from evaluators.models.openai import tool_call
 from evaluators.players.agent.protocols import NativeProtocol, Observation
 from mcp_server.environment import Environment
 from mcp_server.protocol import TaskListing
@@ -96,19 +96,8 @@ class ToolEpisodeEnv(vf.MultiTurnEnv):
 
 def _model_output(message: vf.AssistantMessage) -> ModelOutput:
     """The assistant turn as shopbench's backends return one (arguments read as the OpenAI backend reads them)."""
-    calls = [_call(call) for call in message.tool_calls or []]
+    calls = [tool_call(call.id, call.name, call.arguments) for call in message.tool_calls or []]
     return ModelOutput(text=message_text(message.content), tool_calls=calls)
-
-
-def _call(call: vf.ToolCall) -> ToolCall:
-    """One call: JSON-object arguments, else a call the loop records as malformed, with the OpenAI backend's words."""
-    try:
-        arguments = json.loads(call.arguments or "{}")
-    except json.JSONDecodeError as error:
-        return ToolCall(id=call.id, name=call.name, parse_error=f"arguments are not valid JSON ({error.msg})")
-    if not isinstance(arguments, dict):
-        return ToolCall(id=call.id, name=call.name, parse_error="arguments must be a JSON object")
-    return ToolCall(id=call.id, name=call.name, arguments=arguments)
 
 
 def _wire(message: ChatMessage) -> vf.ToolMessage | vf.UserMessage:
