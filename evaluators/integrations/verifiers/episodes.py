@@ -10,13 +10,13 @@ is still running makes the server record it as abandoned, as for any client that
 from __future__ import annotations
 
 import asyncio
-import threading
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from mcp_server.environment import Environment, open_environment
+from evaluators.integrations.environments import default_runs_dir as runs_dir_for
+from evaluators.integrations.environments import shared_environment as shared
+from mcp_server.environment import Environment
 from mcp_server.episode_client import EpisodeClient
 from mcp_server.protocol import StartedEpisode
 from mcp_server.server import ShopbenchServer
@@ -24,24 +24,17 @@ from mcp_server.suites import TaskSuite
 from mcp_server.trajectory import AgentInfo, AgentKind, Usage
 
 HARNESS = "verifiers"
-_ENVIRONMENTS: dict[tuple[Any, ...], Environment] = {}
-_LOCK = threading.Lock()
 
 
 def default_runs_dir(benchmark: str) -> Path:
-    return Path("runs") / f"verifiers-{benchmark}-{datetime.now():%Y%m%d-%H%M%S-%f}"
+    return runs_dir_for("verifiers", benchmark)
 
 
 def shared_environment(benchmark: str, runs: str | Path | None, **choices: Any) -> Environment:
-    """The environment of this benchmark, run folder and choices (world, task set, items, ...), opened once per
-    process: every verifiers environment loaded with them shares its world's indexes and its server."""
-    runs_dir = (Path(runs) if runs else default_runs_dir(benchmark)).expanduser().resolve()
-    key = (benchmark, str(runs_dir), *sorted((name, str(value)) for name, value in choices.items()))
-    with _LOCK:
-        if key not in _ENVIRONMENTS:
-            _ENVIRONMENTS[key] = open_environment([benchmark], runs_dir=runs_dir,
-                                                  agent_defaults={"kind": AgentKind.model}, **choices)
-        return _ENVIRONMENTS[key]
+    """The environment of this benchmark, run folder (default runs/verifiers-<benchmark>-<time>) and choices (world,
+    task set, items, ...), opened once per process: every verifiers environment loaded with them shares its world's
+    indexes and its server."""
+    return shared(benchmark, runs if runs else default_runs_dir(benchmark), **choices)
 
 
 def rollout_agent(model: str, *, example_id: Any, rollout: int) -> AgentInfo:
