@@ -160,3 +160,10 @@ def test_rejected_and_malformed_calls_turn_no_page():
     assert stats.page_turns == 1  # only the call the sandbox ran
     assert stats.search_queries == 2  # the rejected call was still a search; the malformed turns were no call
     assert stats.steps == 4
+
+
+def test_mcnemar_text_reads_as_a_relation():
+    from evaluators.results.stats import mcnemar_exact
+
+    assert mcnemar_exact([0] * 30, [1] * 30).text() == "0 vs 30 discordant, p < 0.0001"
+    assert mcnemar_exact([0] * 7 + [1], [1] * 7 + [1]).text() == "0 vs 7 discordant, p = 0.016"

@@ -214,7 +214,8 @@ class McNemar(BaseModel):
         return self.a_only + self.b_only + self.both + self.neither
 
     def text(self) -> str:
-        return f"{self.a_only} vs {self.b_only} discordant, p = {format_p(self.p)}"
+        shown = format_p(self.p)
+        return f"{self.a_only} vs {self.b_only} discordant, p {shown if shown.startswith('<') else '= ' + shown}"
 
 
 def mcnemar_exact(a: Sequence[bool | float], b: Sequence[bool | float]) -> McNemar:
