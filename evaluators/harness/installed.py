@@ -34,8 +34,8 @@ from evaluators.bridge import BridgeEpisode, EpisodeLedger, ModelBridge
 from evaluators.harness.backend import is_baseline
 from evaluators.harness.config import RunConfig, RunOptionError
 from evaluators.harness.orchestrate import WorkUnit, failure_cause, set_aside, transcript_dir
-from evaluators.harness.players import Player, prepare
-from evaluators.models import EpisodeContext, GenerateConfig, ModelAPI, ToolSpec, bind_episode
+from evaluators.harness.players import Player, episode_context, prepare
+from evaluators.models import GenerateConfig, ModelAPI, ToolSpec, bind_episode
 from evaluators.models.base import ChatMessage, ModelOutput, WrappedModel
 from evaluators.models.registry import split_spec
 from evaluators.parts import parts_for
@@ -192,9 +192,7 @@ class InstalledAgentPlayer(Player):
 
     def _episode_model(self, unit: WorkUnit[TaskListing], suite: TaskSuite, reservation: Reservation) -> ModelAPI:
         """The run's model bound to this episode; a scripted baseline reads the episode's own record."""
-        gold = suite.task(unit.item_id) if hasattr(suite, "task") else None  # harness-side, for the oracle only
-        context = EpisodeContext(episode_id=reservation.started.episode_id, item_id=unit.item_id, epoch=unit.epoch,
-                                 seed=self.seed, gold=gold)
+        context = episode_context(unit, suite, reservation.started.episode_id, self.seed)
         model = bind_episode(self.prepared.model, context)
         if is_baseline(self.prepared.base):
             return EpisodeRecordView(model, reservation.episode.path, reservation.started.instruction)

@@ -17,6 +17,7 @@ from evaluators.harness.backend import PreparedModel, prepare_model
 from evaluators.harness.config import RunConfig, RunOptionError, player_class
 from evaluators.harness.orchestrate import WorkUnit
 from evaluators.models.context import ContextHints
+from evaluators.models.episode import EpisodeContext
 from evaluators.models.registry import ModelOptions
 from evaluators.players.baselines import NoSuchBaseline, Policy, find_baseline, policy
 from evaluators.players.pricing import PriceTable
@@ -101,12 +102,10 @@ class AgentPlayer(Player):
     async def play(
         self, session: Any, unit: WorkUnit[TaskListing], suite: TaskSuite, episode_id: str | None
     ) -> tuple[str, EndStatus | None]:
-        from evaluators.models import EpisodeContext, bind_episode
+        from evaluators.models import bind_episode
         from evaluators.players.agent.loop import run_episode
 
-        gold = suite.task(unit.item_id) if hasattr(suite, "task") else None  # harness-side, for the oracle only
-        context = EpisodeContext(episode_id=unit.episode_id, item_id=unit.item_id, epoch=unit.epoch, seed=self.seed,
-                                 gold=gold)
+        context = episode_context(unit, suite, unit.episode_id, self.seed)
         if self._tools is None:  # the tool list never changes during a run: fetch it once
             self._tools = (await session.list_tools()).tools
         outcome = await run_episode(
@@ -190,6 +189,12 @@ class QuestionPlayer(Player):
         await self.answerer.aclose()
         if self.prepared is not None:
             await self.prepared.aclose()
+
+
+def episode_context(unit: WorkUnit[TaskListing], suite: TaskSuite, episode_id: str, seed: int) -> EpisodeContext:
+    """What the model is told of its episode (bind_episode); the gold is read harness-side, for the oracle only."""
+    gold = suite.task(unit.item_id) if hasattr(suite, "task") else None
+    return EpisodeContext(episode_id=episode_id, item_id=unit.item_id, epoch=unit.epoch, seed=seed, gold=gold)
 
 
 def prepare(config: RunConfig, hints: ContextHints | None = None) -> PreparedModel:
