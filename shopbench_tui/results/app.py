@@ -83,9 +83,10 @@ class ResultsApp(App):
             try:
                 manifest = read_manifest(run_dir)
                 result = score_run(run_dir, self.world)
-                rows = board_rows(run_dir, manifest, result)
+                scored = ScoredRun(run_dir, manifest, result)
+                rows = board_rows(scored)
                 note = f"{len(rows)} rows"
-                self.scored.append(ScoredRun(run_dir, manifest, result))
+                self.scored.append(scored)
             except Exception as error:  # noqa: BLE001 - one bad run must not hide the others
                 rows, note = [], f"not scored: {error}"
             self.call_from_thread(self._arrived, run_dir, rows, note)

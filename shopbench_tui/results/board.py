@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from mcp_server.trajectory import RunManifest
+from evaluators.results.reports.tables import ScoredRun
 
 
 @dataclass(frozen=True)
@@ -32,8 +31,9 @@ class BoardRow:
         return f"[{self.low:.3f}, {self.high:.3f}]"
 
 
-def board_rows(run_dir: Path, manifest: RunManifest, result: Any) -> list[BoardRow]:
-    """The rows of one scored run (`result` is a ScoreResult of the evaluators' registry)."""
+def board_rows(run: ScoredRun) -> list[BoardRow]:
+    """The rows of one scored run, from the metric rows it works out once (the leaderboard reads the same ones)."""
+    manifest, result = run.manifest, run.result
     return [
         BoardRow(
             benchmark=result.benchmark,
@@ -42,13 +42,13 @@ def board_rows(run_dir: Path, manifest: RunManifest, result: Any) -> list[BoardR
             primary=row.metric == result.primary_metric,
             kind=manifest.agent.kind,
             player=manifest.agent.name,
-            run=Path(run_dir).name,
+            run=Path(run.run_dir).name,
             value=row.value,
             low=row.low,
             high=row.high,
             n=row.n,
         )
-        for row in result.metric_rows()
+        for row in run.metric_rows()
     ]
 
 
