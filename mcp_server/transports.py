@@ -40,7 +40,7 @@ from mcp_server.server import ShopbenchServer
 from mcp_server.server_state import BINDING_SCOPE_KEY, ServerState
 
 EPISODE_ADDRESS = re.compile(r"/e/(?P<token>[A-Za-z0-9_-]{16,64})/mcp/?")
-"""A reserved episode's endpoint path."""
+"""A reserved episode's endpoint path (episode_url writes it)."""
 
 __all__ = [
     "BearerTokenAuth",
@@ -48,6 +48,7 @@ __all__ = [
     "JsonRpcGuard",
     "bind_host",
     "endpoint_url",
+    "episode_url",
     "garbage_reply",
     "http_app",
     "is_loopback",
@@ -154,6 +155,12 @@ class EpisodeAddresses:
                                                                                                   send)
                 return
         await self.app(scope, receive, send)
+
+
+def episode_url(base_url: str, token: str) -> str:
+    """The MCP endpoint of the episode reserved under `token`, on the server at `base_url` (serve_reserved_episodes'
+    URL)."""
+    return f"{base_url}/e/{token}/mcp"
 
 
 def bind_host(host: str) -> str:

@@ -58,7 +58,7 @@ from mcp_server.protocol import DEFAULT_MAX_STEPS
 from mcp_server.suites import TaskListing, TaskSuite
 from mcp_server.task_tools import Reservation, release_episode, reserve_episode
 from mcp_server.trajectory import AgentInfo, AgentKind, EndStatus, Usage
-from mcp_server.transports import serve_reserved_episodes
+from mcp_server.transports import episode_url, serve_reserved_episodes
 
 if TYPE_CHECKING:
     from mcp_server.environment import Environment
@@ -149,7 +149,7 @@ class InstalledAgentPlayer(Player):
         model = ToolsSeen(self._episode_model(unit, suite, reservation))
         endpoint = bridge.open_episode(model, config=self.generate)
         steps.ledger = endpoint.ledger
-        url = f"{self._base_url}/e/{reservation.token}/mcp"
+        url = episode_url(self._base_url, reservation.token)
         try:
             try:
                 await check_ready(url, reservation.started.tools)
