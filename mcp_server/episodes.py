@@ -42,6 +42,7 @@ from mcp_server.trajectory import (
     episode_path,
     manifest_lock,
     now,
+    write_failure_reason,
     write_manifest,
 )
 
@@ -273,7 +274,7 @@ class Episode:
         The file keeps only what was written before (TrajectoryWriter cut the failed event back). The end event is
         written when the disk takes it; when it does not, the file reads as unfinished, and a run's --resume plays
         the episode again."""
-        message = f"its trajectory could not be written: {_os_reason(error)}"
+        message = f"its trajectory could not be written: {write_failure_reason(error)}"
         logger.warning("episode %s is over: %s", self.episode_id, message)
         self.end = EndEvent(status="error", steps=self.steps, message=message, **self.recorded)
         try:
@@ -316,14 +317,10 @@ def _listing(suite: TaskSuite, task_id: str) -> TaskListing:
 def _not_recorded(episode_id: str, error: OSError) -> EpisodeError:
     """The refusal of a start_task whose episode cannot be recorded (the server's folder, not the agent, is at fault;
     no path is named: it is the server's)."""
-    logger.warning("episode %s was not started: its trajectory could not be written: %s", episode_id,
-                   _os_reason(error))
-    return EpisodeError(f"the episode could not be started: the server cannot write its trajectory "
-                        f"({_os_reason(error)}); nothing was recorded, so the task can be started again later")
-
-
-def _os_reason(error: OSError) -> str:
-    return error.strerror or str(error) or type(error).__name__
+    reason = write_failure_reason(error)
+    logger.warning("episode %s was not started: its trajectory could not be written: %s", episode_id, reason)
+    return EpisodeError(f"the episode could not be started: the server cannot write its trajectory ({reason}); "
+                        "nothing was recorded, so the task can be started again later")
 
 
 def _close_quietly(writer: TrajectoryWriter) -> None:

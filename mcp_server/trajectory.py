@@ -169,6 +169,11 @@ class RunManifest(BaseModel):
     notes: dict[str, Any] = Field(default_factory=dict)
 
 
+def write_failure_reason(error: OSError) -> str:
+    """Why a write failed, in words (`No space left on device`), for the episode's end reason and the run's stop."""
+    return error.strerror or str(error) or type(error).__name__
+
+
 class TrajectoryWriter:
     """Appends events to one episode file, so that the file always holds whole events and only events that were
     written: each write is the encoded lines in os.write calls on an unbuffered descriptor, and a write that fails

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
-from mcp_server.trajectory import EPISODES_DIR, episode_path, read_trajectory
+from mcp_server.trajectory import EPISODES_DIR, episode_path, read_trajectory, write_failure_reason
 
 log = logging.getLogger("shopbench.runs")
 
@@ -139,7 +139,7 @@ class RunFolderUnwritable(RuntimeError):
 
     @classmethod
     def from_os_error(cls, run_dir: Path, error: OSError) -> RunFolderUnwritable:
-        return cls(run_dir, error.strerror or str(error) or type(error).__name__)
+        return cls(run_dir, write_failure_reason(error))
 
 
 def check_writable(run_dir: Path) -> None:
