@@ -172,3 +172,19 @@ async def test_gpu_workers_ask_ray_for_a_gpu_each(cluster, default_world, tmp_pa
     notes = read_manifest(tmp_path / "gpu").notes
     assert result.summary.completed == 4
     assert notes["ray"]["workers"] == 1 and notes["ray_nodes_used"] == 1  # one GPU: one worker, on the GPU's node
+
+
+def test_a_run_on_ray_leaves_the_processs_fault_handlers_as_they_were(cluster, default_world, tmp_path):
+    """ray.init installs Ray's SIGSEGV/SIGBUS handler and ray.shutdown resets SIGSEGV to the default: a JVM already
+    running in the driver (a world's search) would die at its next internal fault, as this process did when
+    tests/test_baselines_scripted.py ran after this file."""
+    from evaluators.harness.fault_handlers import KEPT_SIGNALS, fault_handler
+    from mcp_server.search.lucene_runtime import start_jvm
+
+    start_jvm()
+    before = {number: fault_handler(number) for number in KEPT_SIGNALS}
+    assert all(before.values())  # the JVM's
+    asyncio.run(run_benchmark(RunConfig(benchmark="shoppingbench", model="random", limit=1, max_steps=4,
+                                        world=default_world.root, out=tmp_path / "run", executor="ray",
+                                        address=cluster.address)))
+    assert {number: fault_handler(number) for number in KEPT_SIGNALS} == before

@@ -27,6 +27,7 @@ from typing import Any
 
 from benchmarks.jsonl import write_text_atomic
 from evaluators.harness.config import RunConfig, RunOptionError
+from evaluators.harness.fault_handlers import fault_handlers_kept
 from evaluators.harness.orchestrate import EpisodeNotRecorded, WorkerLost, WorkUnit
 from evaluators.harness.ray_worker import EpisodeWorker, Played, WorldRef
 from mcp_server.suites import TaskListing
@@ -71,7 +72,8 @@ class RayExecutor:
         owns = not ray.is_initialized()
         if owns:
             try:
-                ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+                with fault_handlers_kept():  # a JVM in this process keeps the handlers it lives on
+                    ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
             except (ConnectionError, ValueError, RuntimeError) as error:
                 where = f"at {address}" if address else "(RAY_ADDRESS, or a new local instance)"
                 raise RunOptionError(f"--executor ray: cannot join the Ray cluster {where}: "
@@ -86,7 +88,8 @@ class RayExecutor:
             nodes = sum(1 for node in ray.nodes() if node.get("Alive"))
         except BaseException:
             if owns:
-                ray.shutdown()
+                with fault_handlers_kept():
+                    ray.shutdown()
             raise
         ref = WorldRef.of(world, default=config.options.world is None)
         return cls(config, ref, run_dir, owns=owns, workers=min(config.execution.concurrency, capacity), gpus=gpus,
@@ -152,7 +155,8 @@ class RayExecutor:
         import ray
 
         if self.owns:
-            ray.shutdown()
+            with fault_handlers_kept():  # Ray's shutdown resets them to the default, the JVM's included
+                ray.shutdown()
 
 
 def merge_counters(total: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
