@@ -88,6 +88,8 @@ def test_prices_match_the_longest_prefix_and_a_file_extends_them(tmp_path):
     assert table.cost("openai:gpt-4.1-mini", "gpt-4.1-mini-2025-04-14", usage) == pytest.approx(2.0)
     assert table.cost("openai:gpt-4.1", "gpt-4.1-2025-04-14", usage) == pytest.approx(10.0)
     assert table.cost("llama-cpp:smollm2", "x.gguf", usage) == 0.0
+    for baseline in ("heuristic", "naive", "random", "oracle"):  # every scripted baseline runs here, for nothing
+        assert table.cost(baseline, baseline, usage) == 0.0
     assert table.cost("openai-compatible:http://h/v1#my-model", "my-model", usage) is None
     prices = tmp_path / "prices.toml"
     prices.write_text('["my-model"]\ninput = 1.0\noutput = 3.0\n')

@@ -40,6 +40,7 @@ class ModelOptions:
 
 Factory = Callable[[str, ModelOptions], ModelAPI]
 _FACTORIES: dict[str, tuple[Factory, bool, str]] = {}
+_FREE: set[str] = set()
 
 BASELINES = "evaluators.players.baselines"
 """The baseline namespace, which registers the baselines that play agentic episodes as model specs."""
@@ -56,14 +57,31 @@ PROVIDERS: dict[str, str] = {
 """Built-in provider → the module that registers it (imported when the provider is chosen)."""
 
 
-def register_backend(name: str, *, needs_argument: bool, help: str) -> Callable[[Factory], Factory]:
-    """Register a factory for specs `name` (baselines) or `name:<argument>` (everything else)."""
+def register_backend(
+    name: str, *, needs_argument: bool, help: str, free: bool = False
+) -> Callable[[Factory], Factory]:
+    """Register a factory for specs `name` (baselines) or `name:<argument>` (everything else); `free`: its calls
+    cost nothing (it runs here: llama.cpp, the scripted baselines), whatever the price table holds."""
 
     def decorate(factory: Factory) -> Factory:
         _FACTORIES[name] = (factory, needs_argument, help)
+        if free:
+            _FREE.add(name)
         return factory
 
     return decorate
+
+
+def runs_free(provider: str) -> bool:
+    """Whether calls to `provider`'s models cost nothing (registered with `free=True`)."""
+    _load(provider)
+    return provider in _FREE
+
+
+def _load(provider: str) -> None:
+    """Import the module that registers a built-in provider, the first time it is asked for."""
+    if provider not in _FACTORIES and provider in PROVIDERS:
+        importlib.import_module(PROVIDERS[provider])
 
 
 def backends() -> dict[str, str]:
@@ -81,8 +99,7 @@ def split_spec(spec: str) -> tuple[str, str]:
 def get_model(spec: str, options: ModelOptions | None = None) -> ModelAPI:
     """Build the backend a spec string names, e.g. "llama-cpp:smollm2", "openai:gpt-4.1", "oracle"."""
     provider, rest = split_spec(spec)
-    if provider not in _FACTORIES and provider in PROVIDERS:
-        importlib.import_module(PROVIDERS[provider])
+    _load(provider)
     if provider not in _FACTORIES:
         known = backends()
         close = difflib.get_close_matches(provider, list(known), n=1)

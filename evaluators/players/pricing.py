@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaluators.models.base import TokenUsage
-from evaluators.models.registry import split_spec
+from evaluators.models.registry import runs_free, split_spec
 
 
 @dataclass(frozen=True)
@@ -43,9 +43,6 @@ DEFAULT_PRICES: dict[str, Price] = {
 }
 """List prices when this table was written; pass a price file for current or negotiated prices."""
 
-FREE_PROVIDERS = ("llama-cpp", "random", "oracle")
-
-
 class PriceTable:
     def __init__(self, prices: dict[str, Price] | None = None) -> None:
         self.prices = dict(DEFAULT_PRICES if prices is None else prices)
@@ -67,7 +64,7 @@ class PriceTable:
 
     def price_for(self, spec: str, model_name: str) -> Price | None:
         provider, rest = split_spec(spec)
-        if provider in FREE_PROVIDERS:
+        if runs_free(provider):
             return Price(0.0, 0.0)
         for name in (model_name, rest.split("#")[-1]):  # the provider's name for the model, else the spec's
             matches = [prefix for prefix in self.prices if name.startswith(prefix)]

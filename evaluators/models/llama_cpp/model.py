@@ -167,7 +167,8 @@ def _llama_cpp_version() -> str:
     return str(llama_cpp.__version__)
 
 
-@register_backend("llama-cpp", needs_argument=True, help="llama-cpp:<model.gguf | smollm2> (local, llama.cpp)")
+@register_backend("llama-cpp", needs_argument=True, help="llama-cpp:<model.gguf | smollm2> (local, llama.cpp)",
+                  free=True)
 def llama_cpp_model(rest: str, options: ModelOptions) -> ModelAPI:
     name, _, flag_text = rest.partition("?")
     flags = {flag for flag in flag_text.split(",") if flag}

@@ -34,7 +34,7 @@ def _as_model_spec(name: str) -> None:
         model: ModelAPI = entry.policies[AGENTIC](options.seed)
         return model
 
-    register_backend(name, needs_argument=False, help=entry.helps[AGENTIC])(factory)
+    register_backend(name, needs_argument=False, help=entry.helps[AGENTIC], free=True)(factory)
 
 
 for _name in baseline_names(AGENTIC):
