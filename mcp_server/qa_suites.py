@@ -44,6 +44,17 @@ QUESTION_TOOLS: dict[str, EpisodeTool] = tool_table(
 """The one tool of a question episode: the answer, recorded raw for the benchmark's scorer."""
 
 
+QUESTION_STEPS = 3
+"""A question episode's step limit: the answer, and two wrong calls before it to recover from (a tool it does not
+have, a malformed answer). A player that answers at once — the question player, a baseline — takes one step."""
+QA_AGENT_INSTRUCTIONS = """\
+You are answering one question of a shopping question benchmark. There is no shop to browse and no tool but \
+`submit_answer`: read the question, then call `submit_answer` with your final answer, written exactly as the \
+question asks for it (e.g. the option letter). It records your answer as given and ends the episode.
+"""
+"""What an agent is told before its question (the question itself says how to answer)."""
+
+
 class AnswerSheet:
     """Where a question episode's calls run: it checks the answer's form and acknowledges it (the episode records
     it and ends)."""
@@ -58,8 +69,8 @@ class QASuite:
     """One question benchmark's items (bundled or from a file) served with one prompting protocol."""
 
     kind: Literal["agentic", "qa"] = "qa"
-    max_steps: int | None = 1
-    """One step: the submit_answer call (a wrong call ends the episode too, as for a model run)."""
+    max_steps: int | None = QUESTION_STEPS
+    agent_instructions = QA_AGENT_INSTRUCTIONS
     tools = QUESTION_TOOLS
     takes_items = True
     world: World | None = None

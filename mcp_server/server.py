@@ -28,13 +28,12 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import Tool as ListedTool
 from pydantic import ValidationError
 
-from benchmarks.shoppingbench.prompts import MCP_AGENT_INSTRUCTIONS
 from mcp_server.episode_tools import episode_call, episode_tool
 from mcp_server.protocol import DEFAULT_MAX_STEPS, SERVER_NAME
 from mcp_server.resources import add_resources
-from mcp_server.server_state import SANDBOX_WORKERS, ServerState, ShopbenchContext
+from mcp_server.server_state import BINDING_SCOPE_KEY, SANDBOX_WORKERS, ServerState, ShopbenchContext
 from mcp_server.suite_registry import listed_tools
-from mcp_server.suites import TaskSuite
+from mcp_server.suites import TaskSuite, suites_instructions
 from mcp_server.task_tools import task_tools
 from mcp_server.tool_outputs import lean_schema
 from mcp_server.toolbox import ToolRunner, describe_validation_error
@@ -54,11 +53,28 @@ class ShopbenchServer(MCPServer[ServerState]):
         self._listed: list[ListedTool] | None = None
         super().__init__(
             SERVER_NAME,
-            instructions=MCP_AGENT_INSTRUCTIONS,
+            instructions=suites_instructions(state.suites),
             log_level="WARNING",
             lifespan=_lifespan,
             tools=[*(episode_tool(tool) for tool in state.tools.values()), *task_tools()],
         )
+        self.middleware.append(self._reserved_episode_view)
+
+    async def _reserved_episode_view(self, ctx: Any, call_next: Any) -> Any:
+        """Middleware: at a reserved episode's address (/e/<token>/mcp) the tool list holds that episode's tools only,
+        and `initialize` gives its suite's instructions, so an installed agent is offered what its episode accepts and
+        told its benchmark's rules, whatever else the server hosts (a question is not shown the shopping tools)."""
+        result = await call_next(ctx)
+        if ctx.method not in ("tools/list", "initialize") or not isinstance(result, dict):
+            return result
+        token = getattr(ctx.request, "scope", {}).get(BINDING_SCOPE_KEY)
+        client = self.state.reservations.get(token) if token is not None else None
+        episode = client.episode if client is not None else None
+        if episode is None:
+            return result
+        if ctx.method == "initialize":
+            return {**result, "instructions": episode.suite.agent_instructions}
+        return {**result, "tools": [tool for tool in result.get("tools", []) if tool.get("name") in episode.tools]}
 
     async def list_tools(self) -> list[ListedTool]:
         """The tool list, built once, with every output schema declared as JSON Schema draft-07. Clients compile a

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
+from benchmarks.shoppingbench.prompts import MCP_AGENT_INSTRUCTIONS
 from benchmarks.shoppingbench.schema import ShoppingTask
 from benchmarks.shoppingbench.tasks import OFFICIAL_SET
 from mcp_server.protocol import TaskListing
@@ -28,6 +29,7 @@ class ShoppingSuite:
     benchmark = BENCHMARK
     kind: Literal["agentic", "qa"] = "agentic"
     max_steps: int | None = None
+    agent_instructions = MCP_AGENT_INSTRUCTIONS
     tools = SHOPPING_TOOLS
     takes_items = False
     demonstrations: Demonstrations | None = None

@@ -29,7 +29,12 @@ class TaskSuite(Protocol):
     task_set: str
     kind: Literal["agentic", "qa"]
     max_steps: int | None
-    """The suite's own step limit (question suites: 1, the submit_answer call), or None for the server's."""
+    """The suite's own step limit (question suites: a few, for the answer and a wrong call or two before it), or None
+    for the server's."""
+    agent_instructions: str
+    """What an agent playing its episodes is told before its task: how its episodes work and its rules (ShoppingBench:
+    the shopping rules; a question: answer with submit_answer). The MCP server's instructions and an installed
+    agent's prompt say it."""
 
     @property
     def tools(self) -> Mapping[str, EpisodeTool]:
@@ -150,6 +155,11 @@ def select_tasks(
                 limited.append((suite, listing))
         listed = limited
     return listed
+
+
+def suites_instructions(suites: list[TaskSuite]) -> str:
+    """The instructions of a server hosting these suites: each distinct suite's own, in order."""
+    return "\n".join(dict.fromkeys(suite.agent_instructions for suite in suites))
 
 
 def check_playable(

@@ -15,6 +15,7 @@ from typing import BinaryIO
 from pydantic import ValidationError
 
 from benchmarks.jsonl import DataFileError
+from evaluators.results.run_names import player_text, run_name
 from mcp_server.trajectory import (
     EndEvent,
     RunManifest,
@@ -65,7 +66,7 @@ class EpisodeSummary:
 
     @property
     def player(self) -> str:
-        return f"{self.start.agent.kind}:{self.start.agent.name}"
+        return player_text(self.start.agent, ":")
 
     def load(self) -> Trajectory:
         """Parse the whole episode (steps included): done only when the episode is opened."""
@@ -86,7 +87,7 @@ class RunIndex:
     def label(self) -> str:
         """A short name for tables and headers: the agent of the run, or the folder name."""
         if self.manifest is not None:
-            return f"{self.manifest.agent.name} ({self.run_dir.name})"
+            return f"{run_name(self.manifest.agent)} ({self.run_dir.name})"
         return self.run_dir.name
 
     def by_task(self, task_id: str) -> list[EpisodeSummary]:

@@ -12,7 +12,7 @@ from mcp import Client
 
 from mcp_server.episode_client import EpisodeClient
 from mcp_server.episodes import Episode, EpisodeError, ensure_manifest
-from mcp_server.qa_suites import QASuite
+from mcp_server.qa_suites import QUESTION_STEPS, QASuite
 from mcp_server.server import build_server
 from mcp_server.shopping_suite import ShoppingSuite
 from mcp_server.trajectory import AgentInfo, episode_path, read_manifest, read_trajectory
@@ -56,17 +56,23 @@ def test_a_malformed_turn_is_recorded_as_it_was(questions, tmp_path):
     assert step.tool == "" and step.arguments == {} and step.observation == result.observation
     assert step.malformed is not None and step.malformed.raw == "I think B"
     assert step.malformed.error == "it holds no tool call"
-    # a question suite allows one step: the malformed turn used it
-    assert result.ended and result.status.end_reason == "step_limit"
+    # a question suite allows a few steps: the malformed turn did not use up the answer
+    assert not result.ended and result.status.steps_left == QUESTION_STEPS - 1
 
 
-def test_question_episodes_take_one_step(questions, tmp_path):
+def test_a_question_episode_recovers_from_wrong_calls_then_ends_at_its_answer(questions, tmp_path):
     task_id = questions.listings()[0].task_id
     episode = Episode(tmp_path, questions, task_id, agent=PLAYER, max_steps=30)
-    assert episode.max_steps == 1
+    assert episode.max_steps == QUESTION_STEPS == 3
+    wrong = episode.call("view_product_information", {"product_ids": "1"})
+    assert wrong.is_error and "not available in this episode" in wrong.observation and not wrong.ended
     result = episode.call("submit_answer", {"answer": "A"})
     assert result.ended and result.status.end_reason == "submitted"
     assert read_trajectory(episode.path).end.answer == "A"
+    wrong_only = Episode(tmp_path, questions, task_id, agent=PLAYER)
+    for _ in range(QUESTION_STEPS):
+        last = wrong_only.call("submit_answer", {})
+    assert last.ended and last.status.end_reason == "step_limit"
 
 
 def test_an_episode_id_names_exactly_one_episode(questions, tmp_path):
@@ -90,7 +96,7 @@ async def test_every_episode_result_carries_the_status_over_mcp(questions, tmp_p
         client = EpisodeClient(session)
         tasks = await client.list_tasks()
         started = await client.start(tasks[0]["task_id"], agent=PLAYER, epoch=2)
-        assert started.episode.state == "running" and started.max_steps == 1
+        assert started.episode.state == "running" and started.max_steps == QUESTION_STEPS
         assert started.question is not None and started.question["user"] in started.instruction
         reply = await client.call("submit_answer", {"answer": "C"})
         assert not reply.is_error and reply.ended and reply.status.end_reason == "submitted"

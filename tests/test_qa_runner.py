@@ -38,7 +38,7 @@ async def test_session_intent_samples_run_and_score(tmp_path: Path) -> None:
     assert len(scored["items"]) == 40 and set(scored["tasks"]) == {"task1", "task2", "task3", "task4"}
     assert all(value >= 0.5 for value in scored["tasks"].values())  # majority never does worse than half
     trajectory = read_trajectory(next(iter(iter_episode_files(result.run_dir))))
-    assert trajectory.start.instruction.startswith("Act as a customer") and trajectory.start.max_steps == 1
+    assert trajectory.start.instruction.startswith("Act as a customer") and trajectory.start.max_steps == 3
     assert [s.tool for s in trajectory.steps] == ["submit_answer"] and trajectory.end.status == "submitted"
     assert trajectory.steps[0].observation == "Your answer has been recorded. The episode is over."
     few = await run_benchmark(RunConfig(benchmark="session-intent", model="random", prompting="few-shot", limit=1,

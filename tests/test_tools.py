@@ -254,6 +254,7 @@ class OneQuestion:
     benchmark, task_set, kind = "intentionqa", "sample", "qa"
     max_steps: int | None = None  # the server's limit, so the malformed calls below do not end the episode
     tools, world, demonstrations = QUESTION_TOOLS, None, None
+    agent_instructions = "Answer with submit_answer."
 
     def open_sandbox(self) -> AnswerSheet:
         return AnswerSheet()

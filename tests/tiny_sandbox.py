@@ -110,6 +110,7 @@ class ScalesSuite:
     benchmark, task_set = NAME, TASK_SET
     kind = "agentic"
     max_steps: int | None = None
+    agent_instructions = "Weigh the things with the scales, then answer with answer."
     tools = TOOLS
     takes_items = False
     world = None

@@ -74,6 +74,8 @@ class BridgeEpisode:
     config: GenerateConfig | None
     """The run's decoding parameters, used instead of the agent's own; None takes the agent's."""
     ledger: EpisodeLedger
+    tools: frozenset[str] | None = None
+    """The episode's own tool names: the only tools its model is shown (None: the bridge's `server_tools`)."""
     closed: bool = False
 
     @property
@@ -153,10 +155,12 @@ class ModelBridge:
             await self._task
             self._task = None
 
-    def open_episode(self, model: ModelAPI, *, config: GenerateConfig | None = None) -> BridgeEpisode:
-        """An endpoint for one episode, answered by `model` (bound to the episode by the caller)."""
+    def open_episode(self, model: ModelAPI, *, config: GenerateConfig | None = None,
+                     tools: frozenset[str] | None = None) -> BridgeEpisode:
+        """An endpoint for one episode, answered by `model` (bound to the episode by the caller), which is shown the
+        shopbench tools among `tools` only (the episode's; None: `server_tools`)."""
         token = secrets.token_urlsafe(16)
-        episode = BridgeEpisode(self, token, model, config, EpisodeLedger(identity=model.identity()))
+        episode = BridgeEpisode(self, token, model, config, EpisodeLedger(identity=model.identity()), tools)
         self.episodes[token] = episode
         return episode
 
@@ -212,7 +216,8 @@ class _Exchange:
     def __init__(self, bridge: ModelBridge, episode: BridgeEpisode, wire: WireFormat, asked: WireRequest,
                  began: float) -> None:
         self.bridge, self.episode, self.wire, self.asked, self.began = bridge, episode, wire, asked, began
-        self.names = ToolNames(asked.tools, server=bridge.server_name, canonical=bridge.server_tools)
+        canonical = bridge.server_tools if episode.tools is None else episode.tools
+        self.names = ToolNames(asked.tools, server=bridge.server_name, canonical=canonical)
 
     async def answer(self) -> Response:
         messages = self.names.canonical_messages(name_tool_results(self.asked.messages))

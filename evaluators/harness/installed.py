@@ -29,12 +29,13 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from benchmarks.qa import QuestionPrompt
 from benchmarks.registry import BenchmarkSpec
 from evaluators.bridge import BridgeEpisode, EpisodeLedger, ModelBridge
-from evaluators.harness.backend import is_baseline
+from evaluators.harness.backend import PreparedModel, is_baseline
 from evaluators.harness.config import RunConfig, RunOptionError
 from evaluators.harness.orchestrate import WorkUnit, failure_cause, set_aside, transcript_dir
-from evaluators.harness.players import Player, episode_context, prepare
+from evaluators.harness.players import Player, baseline_policy, episode_context, prepare
 from evaluators.models import GenerateConfig, ModelAPI, ToolSpec, bind_episode
 from evaluators.models.base import ChatMessage, ModelOutput, WrappedModel
 from evaluators.models.registry import split_spec
@@ -50,8 +51,9 @@ from evaluators.players.installed.runner import (
     run_episode_agent,
     write_summary,
 )
-from evaluators.players.installed.scripted import EpisodeRecordView
+from evaluators.players.installed.scripted import AnswersQuestion, EpisodeRecordView
 from evaluators.players.pricing import PriceTable
+from evaluators.players.question import Answerer
 from evaluators.players.sessions import http_session
 from mcp_server.http_limits import HttpLimits
 from mcp_server.protocol import DEFAULT_MAX_STEPS
@@ -91,9 +93,13 @@ class InstalledAgentPlayer(Player):
         if execution.server_url is not None:
             raise RunOptionError("--agent plays against this run's own server (it starts each episode for its agent):"
                                  " drop --server")
+        self.answerer: Answerer | None = None
+        """A question benchmark's baseline (`random`, `majority`), which answers behind the agent (AnswersQuestion)."""
         if find_baseline(config.model) is not None and not parts_for(spec).load("player").baselines_are_models:
-            raise RunOptionError(f"--agent needs a model for {spec.name}: its baselines answer without one (run them"
-                                 " without --agent)")
+            answers = baseline_policy(config.model, spec)  # a baseline without a policy for the benchmark: refused
+            assert answers is not None
+            self.answerer = answers(spec.questions(), config.options.items,
+                                    config.options.prompting or spec.promptings[0], config.decoding.seed)
         try:
             self.adapter = get_adapter(execution.agent or "")
             self.executable = find_executable(self.adapter, execution.agent_bin)
@@ -111,11 +117,19 @@ class InstalledAgentPlayer(Player):
         """The run's decoding parameters, used instead of the agent's own when any was given."""
         self.seed = decoding.seed
         self.prices = PriceTable.load(config.backend.prices)
-        self.prepared = prepare(config)
-        self.agent = AgentInfo(kind=AgentKind.mcp_client, name=self.adapter.name, details={
+        self.prepared: PreparedModel | None = None
+        if self.answerer is not None:
+            identity = dict(self.answerer.agent.details)
+        else:
+            self.prepared = prepare(config)
+            identity = self.prepared.base.identity()
+        # Its kind says what thinks behind it: a scripted baseline makes the run a baseline's (run_names.run_kind).
+        kind = AgentKind.baseline if find_baseline(config.model) is not None else AgentKind.mcp_client
+        self.agent = AgentInfo(kind=kind, name=self.adapter.name, details={
             "version": version, "model": config.model, "adapter": type(self.adapter).__name__,
-            "flags": self.adapter.flags(), **self.adapter.agent_details(self.executable),
-            "model_identity": self.prepared.base.identity()})
+            "flags": self.adapter.flags(), **self.adapter.agent_details(self.executable), "model_identity": identity})
+        self.instructions = ""
+        """The benchmark's agent instructions (its suite's), noted at the first task for the manifest."""
         self._server: ShopbenchServer | None = None
         self._bridge: ModelBridge | None = None
         self._base_url = ""
@@ -147,7 +161,7 @@ class InstalledAgentPlayer(Player):
         transcript = transcript_dir(run_dir, played_id)
         shutil.rmtree(transcript, ignore_errors=True)  # a stray one, from an attempt that left no episode
         model = ToolsSeen(self._episode_model(unit, suite, reservation))
-        endpoint = bridge.open_episode(model, config=self.generate)
+        endpoint = bridge.open_episode(model, config=self.generate, tools=frozenset(reservation.started.tools))
         steps.ledger = endpoint.ledger
         url = episode_url(self._base_url, reservation.token)
         try:
@@ -158,7 +172,8 @@ class InstalledAgentPlayer(Player):
             with episode_folders(run_dir, played_id) as (workdir, home):
                 setup = EpisodeSetup(workdir=workdir, home=home, mcp_url=url, base_url=endpoint.base_url,
                                      openai_base_url=endpoint.openai_base_url, api_key=bridge.key or "",
-                                     model=agent_model_name(self.model_spec), prompt=agent_prompt(reservation.started))
+                                     model=agent_model_name(self.model_spec),
+                                     prompt=agent_prompt(reservation.started, suite.agent_instructions))
                 ended, reported = await run_episode_agent(
                     self.adapter, self.executable, setup, transcript, timeout_s=self.timeout_s, grace_s=END_GRACE_S,
                     episode_over=lambda: reservation.episode.over)
@@ -191,8 +206,14 @@ class InstalledAgentPlayer(Player):
         return AgentHarnessError(problem)
 
     def _episode_model(self, unit: WorkUnit[TaskListing], suite: TaskSuite, reservation: Reservation) -> ModelAPI:
-        """The run's model bound to this episode; a scripted baseline reads the episode's own record."""
-        context = episode_context(unit, suite, reservation.started.episode_id, self.seed)
+        """The run's model bound to this episode; a scripted baseline reads the episode's own record, a question
+        baseline answers the episode's question."""
+        started = reservation.started
+        if self.answerer is not None:
+            return AnswersQuestion(self.answerer, reservation.episode.path, started.task_id,
+                                   QuestionPrompt.model_validate(started.question or {}), unit.epoch)
+        assert self.prepared is not None
+        context = episode_context(unit, suite, started.episode_id, self.seed)
         model = bind_episode(self.prepared.model, context)
         if is_baseline(self.prepared.base):
             return EpisodeRecordView(model, reservation.episode.path, reservation.started.instruction)
@@ -205,14 +226,20 @@ class InstalledAgentPlayer(Player):
                 "agent_flags": self.adapter.flags(), "model": self.model_spec, "timeout_s": self.timeout_s, **steps,
                 "decoding": self.generate.model_dump() if self.generate else "the agent's own"}
 
+    def first_task(self, suite: TaskSuite, task_id: str) -> None:
+        self.instructions = suite.agent_instructions
+
     def prompts(self) -> dict[str, str]:
-        return prompt_templates()
+        return prompt_templates(self.instructions)
 
     def counters(self) -> dict[str, Any]:
-        return self.prepared.counters()
+        return self.prepared.counters() if self.prepared is not None else {}
 
     async def aclose(self) -> None:
-        await self.prepared.aclose()
+        if self.answerer is not None:
+            await self.answerer.aclose()
+        if self.prepared is not None:
+            await self.prepared.aclose()
 
 
 class ToolsSeen(WrappedModel):

@@ -72,6 +72,11 @@ class ModelAnswerer(Answerer):
         await self.model.aclose()
 
 
+def submitted_answer(texts: list[str], prompt: QuestionPrompt) -> str:
+    """What submit_answer is given: the one sample's text, or the JSON list of the samples (CoT-SC votes over them)."""
+    return texts[0] if prompt.samples == 1 else json.dumps(texts, ensure_ascii=False)
+
+
 @dataclass(frozen=True)
 class Answered:
     episode_id: str
@@ -98,7 +103,7 @@ async def answer_question(
                            "benchmark on this server")
     prompt = QuestionPrompt.model_validate(started.question)
     texts, usage = await answerer.answer(task_id, prompt, epoch)
-    answer = texts[0] if prompt.samples == 1 else json.dumps(texts, ensure_ascii=False)
+    answer = submitted_answer(texts, prompt)
     reply = await client.call("submit_answer", {"answer": answer}, usage=usage)
     if reply.is_error:
         raise RuntimeError(f"submit_answer was refused: {reply.text}")

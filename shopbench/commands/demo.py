@@ -106,7 +106,9 @@ def score_table(score: Any) -> Any:
     intents (the per-constraint columns are in `shopbench score`)."""
     from rich.table import Table
 
-    who = f" · {score.agent.kind}: {score.agent.name}" if score.agent else ""
+    from evaluators.results.run_names import player_text
+
+    who = f" · {player_text(score.agent)}" if score.agent else ""
     table = Table(title=f"ShoppingBench{who}", title_justify="left")
     table.add_column("intent", overflow="fold")
     for header in ("n", "ASR [95% CI]", "CAR [95% CI]"):

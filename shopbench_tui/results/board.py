@@ -33,15 +33,15 @@ class BoardRow:
 
 def board_rows(run: ScoredRun) -> list[BoardRow]:
     """The rows of one scored run, from the metric rows it works out once (the leaderboard reads the same ones)."""
-    manifest, result = run.manifest, run.result
+    result = run.result
     return [
         BoardRow(
             benchmark=result.benchmark,
             group=row.group,
             metric=row.metric,
             primary=row.metric == result.primary_metric,
-            kind=manifest.agent.kind,
-            player=manifest.agent.name,
+            kind=run.kind,
+            player=run.label,
             run=Path(run.run_dir).name,
             value=row.value,
             low=row.low,

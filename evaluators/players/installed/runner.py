@@ -19,7 +19,6 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from benchmarks.shoppingbench.prompts import MCP_AGENT_INSTRUCTIONS
 from evaluators.players.installed.adapter import AgentAdapter, EpisodeSetup
 from evaluators.players.installed.process import AgentExit, run_agent
 from mcp_server.protocol import StartedEpisode
@@ -30,18 +29,17 @@ list_tasks or start_task. Solve it with the shopbench tools ({tools}); you have 
 PROMPT = "{instructions}\n{note}\n\nThe request:\n{instruction}\n"
 
 
-def agent_prompt(started: StartedEpisode) -> str:
-    """The benchmark's agent instructions, a note that the episode is already running, and the task's instruction
-    (the question, for a question benchmark)."""
+def agent_prompt(started: StartedEpisode, instructions: str) -> str:
+    """The benchmark's agent instructions (its suite's: mcp_server.suites.TaskSuite.agent_instructions), a note that
+    the episode is already running, and the task's instruction (the question, for a question benchmark)."""
     note = STARTED_NOTE.format(episode_id=started.episode_id, tools=", ".join(started.tools),
                                max_steps=started.max_steps)
-    return PROMPT.format(instructions=MCP_AGENT_INSTRUCTIONS, note=note, instruction=started.instruction)
+    return PROMPT.format(instructions=instructions, note=note, instruction=started.instruction)
 
 
-def prompt_templates() -> dict[str, str]:
+def prompt_templates(instructions: str) -> dict[str, str]:
     """The prompt's fixed texts (hashed into the run's manifest)."""
-    return {"mcp_agent_instructions": MCP_AGENT_INSTRUCTIONS, "agent_started_note": STARTED_NOTE,
-            "agent_prompt": PROMPT}
+    return {"mcp_agent_instructions": instructions, "agent_started_note": STARTED_NOTE, "agent_prompt": PROMPT}
 
 
 @contextlib.contextmanager

@@ -1,4 +1,5 @@
-"""Scripted baselines (`heuristic`, `naive`, `oracle`, `random`) behind an installed agent.
+"""Scripted baselines behind an installed agent: the agentic ones (`heuristic`, `naive`, `oracle`, `random`) and the
+question ones (`random`, `majority`).
 
 A baseline reads its chat as the built-in agent loop writes it: the task's instruction as the first user turn, then
 one call and its bare observation per step. An agent writes its own chat — its system prompt and preambles first,
@@ -8,6 +9,9 @@ with and, for every step the server recorded, the call and its observation. The 
 ways (a step exists only if the agent made the call); only what the baseline reads is the server's record. Once the
 episode is over it answers with text and no call, which ends the agent's turn.
 
+A question baseline (AnswersQuestion) answers its episode's question as the question player would, by the canonical
+`submit_answer`, which the bridge names the agent's way: the agent carries the answer whatever it calls the tool.
+
 Real models are never wrapped: they see the agent's messages as the agent wrote them.
 """
 
@@ -15,8 +19,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+from benchmarks.qa import QuestionPrompt
 from evaluators.models.base import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ToolCall, ToolSpec, WrappedModel
+from evaluators.players.question import Answerer, submitted_answer
 from mcp_server.trajectory import read_trajectory
 
 FINISHED = "The episode is over."
@@ -43,3 +50,30 @@ class EpisodeRecordView(WrappedModel):
             chat += [ChatMessage(role="assistant", content="", tool_calls=[call]),
                      ChatMessage(role="tool", content=text, tool_call_id=call.id, name=step.tool)]
         return await self.inner.generate(chat, tools, config)
+
+
+class AnswersQuestion(ModelAPI):
+    """The question baseline `answerer` as the model of the episode recorded at `trajectory`: it submits the
+    baseline's answer to the episode's question until the episode is over, then answers with text."""
+
+    is_baseline = True
+
+    def __init__(self, answerer: Answerer, trajectory: Path, task_id: str, prompt: QuestionPrompt,
+                 epoch: int) -> None:
+        self.answerer, self.trajectory, self.task_id, self.prompt, self.epoch = (answerer, trajectory, task_id, prompt,
+                                                                                 epoch)
+        self.spec = answerer.agent.name
+
+    def identity(self) -> dict[str, Any]:
+        return {"spec": self.spec, **self.answerer.agent.details}
+
+    async def generate(
+        self, messages: list[ChatMessage], tools: list[ToolSpec] | None = None, config: GenerateConfig | None = None
+    ) -> ModelOutput:
+        if read_trajectory(self.trajectory).end is not None:
+            return ModelOutput(text=FINISHED, model=self.spec)
+        texts, _ = await self.answerer.answer(self.task_id, self.prompt, self.epoch)
+        turn = sum(1 for message in messages if message.role == "assistant")
+        call = ToolCall(id=f"answer_{turn}", name="submit_answer",
+                        arguments={"answer": submitted_answer(texts, self.prompt)})
+        return ModelOutput(tool_calls=[call], model=self.spec)

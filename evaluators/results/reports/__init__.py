@@ -39,6 +39,7 @@ from evaluators.results.reports.tables import (
     runs_table,
     usage_table,
 )
+from evaluators.results.run_names import run_name
 from evaluators.results.scoring import ScoreOptions, score_run
 from mcp_server.trajectory import read_manifest
 
@@ -70,10 +71,11 @@ def load_runs(run_dirs: list[Path], options: ScoreOptions | None = None) -> list
 
 
 def label_runs(runs: list[ScoredRun]) -> None:
-    """Label each run by its agent's name, with its folder's name where several runs share an agent name."""
-    names = Counter(run.manifest.agent.name for run in runs)
+    """Label each run by its player's name (evaluators.results.run_names), with its folder's name where several
+    runs share one."""
+    names = Counter(run_name(run.manifest.agent) for run in runs)
     for run in runs:
-        name = run.manifest.agent.name
+        name = run_name(run.manifest.agent)
         run.label = name if names[name] == 1 else f"{name} ({run.run_dir.name})"
 
 

@@ -3,7 +3,8 @@ all pairs as a matrix.
 
 A run named as the baseline is found by its folder (as given, or its name), its label or its agent's name; the
 default is the best-covered model run of its benchmark (the most tasks scored; the first given on a tie), else the
-best-covered run of any kind, and the report says which was chosen and why. Each comparison pairs a run with the
+best-covered run of an agent with a model behind it, else of any kind — never a scripted baseline while a run with a
+model exists — and the report says which was chosen and why. Each comparison pairs a run with the
 baseline on the tasks both played (evaluators.results.reports.compare), so n is the shared tasks, never a run's own.
 """
 
@@ -59,9 +60,10 @@ def choose_baselines(runs: list[ScoredRun], name: str | None = None) -> dict[str
             chosen[benchmark] = Baseline(named, "named with --baseline")
             continue
         models = [run for run in mine if run.kind == "model"]
-        pool = models or mine
+        agents = [run for run in mine if run.kind not in ("baseline", "human")]
+        pool = models or agents or mine
         best = max(pool, key=lambda run: len(run.task_keys()))  # max keeps the first of equals: the order given
-        what = "model run" if models else "run (no model run)"
+        what = "model run" if models else "agent run with a model" if agents else "run (no model run)"
         chosen[benchmark] = Baseline(best, f"the best-covered {what}, {len(best.task_keys())} tasks; choose "
                                            "another with --baseline")
     return chosen

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 from rich.text import Text
 
+from evaluators.results.run_names import player_text
 from evaluators.results.shoppingbench.failure import CATEGORIES
 from evaluators.results.trajectory_stats import STATISTICS
 
@@ -33,7 +34,7 @@ def number(value: float | None, digits: int = 3) -> str:
 def shoppingbench_renderables(result: ShoppingBenchResult) -> list[Any]:
     """Main table (per intent: n, ASR with CI, CAR, exact-id, per-field means), then pass^k, failure categories,
     App. F statistics, and a footer naming the embedder and what was left out."""
-    who = f" · {result.agent.kind}: {result.agent.name}" if result.agent else ""
+    who = f" · {player_text(result.agent)}" if result.agent else ""
     table = Table(title=f"ShoppingBench · {result.run_id or result.run_dir or ''}{who}", title_justify="left")
     for header in ("intent", "n", "ASR [95% CI]", "CAR [95% CI]", "exact-id", *FIELD_HEADERS.values()):
         table.add_column(header, justify="left" if header == "intent" else "right")

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from benchmarks.registry import OVERALL_AS_SCORED
 from evaluators.results.reports.compare import Comparison, TaskOutcome, aggregation, item_metrics, outcomes, per_task
 from evaluators.results.reports.reading import Outcome, reader_for, registered
+from evaluators.results.run_names import run_kind
 from evaluators.results.scoring import MetricRow, ScoreResult
 from evaluators.results.shoppingbench.failure import CATEGORIES
 from evaluators.results.stats import Interval, wilson_ci
@@ -89,7 +90,8 @@ class ScoredRun:
 
     @property
     def kind(self) -> str:
-        return self.manifest.agent.kind
+        """model, mcp-client, human or baseline, as shown (an agent driven by a baseline is a baseline)."""
+        return run_kind(self.manifest.agent)
 
     @property
     def is_human(self) -> bool:
