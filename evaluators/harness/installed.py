@@ -6,10 +6,12 @@ run's model behind the model bridge on another. Per episode:
 
 1. the episode is started before the agent runs (mcp_server.task_tools.reserve_episode) and served at an address
    of its own: the agent's first tool call is already inside it, and a start_task gives it back;
-2. this process lists the tools at that address itself: the agent starts only once they answer;
+2. this process lists the tools at that address itself: the agent starts only once they answer (the address lists
+   the episode's own tools only, and its `initialize` gives the benchmark's instructions: mcp_server.server);
 3. the agent runs in a fresh, empty working directory and config home, its config naming only that address and
-   its bridge endpoint (nothing of the world, no API key), until it exits, its `--timeout` runs out, or its episode
-   has been over for END_GRACE_S; then its process tree is ended;
+   its bridge endpoint (nothing of the world, no API key), its prompt opening with the benchmark's instructions
+   (TaskSuite.agent_instructions), until it exits, its `--timeout` runs out, or its episode has been over for
+   END_GRACE_S; then its process tree is ended;
 4. the episode is ended with a reason if the agent left it running (timeout, agent_exited), and its transcript is
    kept beside the trajectory (`episodes/<episode_id>.agent/`).
 
@@ -17,6 +19,10 @@ An agent that never had shopbench's tools — no model request of it offered the
 model failed — did not play: its episode is a harness error (AgentHarnessError), its files are moved aside
 (`episodes.partial/`) and `--resume` plays it again; it is never scored as the agent's failure. Each step's usage
 is what the bridge counted for the model calls since the step before (attributed when the tool call arrives).
+
+Behind the agent thinks the run's model, or a scripted baseline: an agentic one as a model spec, a question one
+(`random`, `majority`) as AnswersQuestion, which answers each question offline. The run's agent is then a baseline
+(its recorded kind), named `<agent> · <model>` wherever it is shown (evaluators.results.run_names).
 """
 
 from __future__ import annotations
@@ -243,8 +249,8 @@ class InstalledAgentPlayer(Player):
 
 
 class ToolsSeen(WrappedModel):
-    """Notes whether any request of the episode offered the model shopbench's tools (the bridge shows the model
-    shopbench's tools only, so any tool at all)."""
+    """Notes whether any request of the episode offered the model shopbench's tools (the bridge shows the model its
+    episode's tools only, so any tool at all)."""
 
     offered = False
 
