@@ -39,6 +39,7 @@ from benchmarks.shoppingbench.agent_prompts import (
     PAPER_OBSERVATION_OPEN,
 )
 from benchmarks.shoppingbench.prompts import reference_system_prompt
+from evaluators.results.run_names import run_kind
 from evaluators.results.scoring import ScoreOptions, score_run
 from evaluators.results.trajectory_stats import INVALID_CALL_TOOL
 from mcp_server.tools import SHOPPING_TOOLS
@@ -163,7 +164,7 @@ class Conversation:
 
 
 def _reasoning(step: StepEvent, trajectory: Trajectory) -> tuple[str | None, str]:
-    if trajectory.start.agent.kind == "baseline":
+    if run_kind(trajectory.start.agent) == "baseline":  # an agent driven by a scripted baseline too
         return None, BASELINE_REASONING
     if step.thought and step.thought.strip():
         return step.thought, "from the step's thought"

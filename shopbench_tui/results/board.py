@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaluators.results.reports.tables import ScoredRun
+from evaluators.results.run_names import run_name
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ def board_rows(run: ScoredRun) -> list[BoardRow]:
             metric=row.metric,
             primary=row.metric == result.primary_metric,
             kind=run.kind,
-            player=run.label,
+            player=run_name(run.manifest.agent),
             run=Path(run.run_dir).name,
             value=row.value,
             low=row.low,
