@@ -260,7 +260,7 @@ async def test_quit_asks_while_an_episode_runs_and_is_in_help(tmp_path: Path) ->
         assert isinstance(app.screen, HelpScreen)
         assert ("^q", "quit (asks first while an episode runs)") in app.screen.keys
         await pilot.press("escape", "ctrl+q")
-        assert isinstance(app.screen, ConfirmQuitScreen) and "step 0/1" in confirm_text(app)
+        assert isinstance(app.screen, ConfirmQuitScreen) and "step 0/3" in confirm_text(app)
         await pilot.press("n")  # keep playing
         assert isinstance(app.screen, QuestionScreen) and app.is_running
         await pilot.press("ctrl+q", "y")
