@@ -23,7 +23,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from benchmarks.shoppingbench.prompts import MCP_AGENT_INSTRUCTIONS, REFERENCE_SYSTEM_PROMPT, prompt_hash
+from benchmarks.shoppingbench.prompts import REFERENCE_SYSTEM_PROMPT, prompt_hash
 from mcp_server.protocol import DEFAULT_MAX_STEPS, EpisodeStatus, TaskListing
 from mcp_server.suite_registry import known_tool
 from mcp_server.suites import TaskSuite
@@ -374,7 +374,7 @@ def _write_first_manifest(
             parameters={"max_steps": max_steps, **suite.manifest_parameters()},
             prompts={
                 "reference_system_prompt": prompt_hash(REFERENCE_SYSTEM_PROMPT),
-                "mcp_agent_instructions": prompt_hash(MCP_AGENT_INSTRUCTIONS),
+                "mcp_agent_instructions": prompt_hash(suite.agent_instructions),
             },
             world=world,
             packages=package_versions(),
