@@ -130,11 +130,12 @@ def test_a_report_names_the_agent_with_its_model_and_never_pairs_with_the_script
     from evaluators.results.reports.baseline import choose_baselines
     from evaluators.results.reports.plots import rate_figure
     from shopbench_tui.results.board import board_rows
+    from shopbench_tui.runindex import load_run
 
     agent_run, model_run, agent_model_run = tmp_path / "agent", tmp_path / "model", tmp_path / "agent-model"
     for out, args in ((agent_run, ("--agent", COMMAND, "--model", "random")), (model_run, ("--model", "always-b")),
                       (agent_model_run, ("--agent", COMMAND, "--model", "always-b"))):
-        ran = run_cli("intentionqa", *args, "--intent", "task1", "--limit", "3", "--out", str(out), "--no-cache")
+        ran = run_cli("intentionqa", *args, "--intent", "task1", "--limit", "2", "--out", str(out), "--no-cache")
         assert ran.exit_code == 0, ran.output
     runs = load_runs([agent_run, model_run])  # the agent's run first: the default pairing must not take it
     agent, model = runs
@@ -151,5 +152,38 @@ def test_a_report_names_the_agent_with_its_model_and_never_pairs_with_the_script
     figure = rate_figure(runs, "accuracy")
     legend = [text.get_text() for legend in figure.legends for text in legend.get_texts()]
     assert "command · random (baseline)" in legend and "always-b (model)" in legend
-    rows = [row for run in runs for row in board_rows(run) if row.primary]
+    rows = [row for run in runs for row in board_rows(run) if row.primary]  # shopbench results
     assert {(row.player, row.kind) for row in rows} == {("command · random", "baseline"), ("always-b", "model")}
+    replayed = load_run(agent_run)  # shopbench replay
+    assert replayed.label == "command · random (agent)"
+    assert {episode.player for episode in replayed.episodes} == {"baseline:command · random"}
+
+
+async def test_a_reserved_address_lists_its_episode_s_tools_and_says_its_benchmark_s_instructions(default_world,
+                                                                                                  tmp_path):
+    """A server hosting ShoppingBench and a question benchmark: each reserved episode's address lists that episode's
+    tools only and gives its suite's instructions; the plain server still lists everything (mcp_server.server)."""
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    from mcp_server.environment import open_environment
+    from mcp_server.task_tools import reserve_episode
+    from mcp_server.trajectory import AgentInfo
+    from mcp_server.transports import episode_url, serve_reserved_episodes
+
+    environment = open_environment(["shoppingbench", "intentionqa"], runs_dir=tmp_path / "run", world=default_world)
+    state, agent = environment.server.state, AgentInfo(kind="mcp-client", name="agent")
+    tasks = {suite.benchmark: listing.task_id for suite, listing in environment.selection(limit=1)}
+    question = await reserve_episode(state, tasks["intentionqa"], agent=agent, benchmark="intentionqa")
+    shopping = await reserve_episode(state, tasks["shoppingbench"], agent=agent, benchmark="shoppingbench")
+    async with serve_reserved_episodes(environment.server) as base:
+        for reservation, tools, instructions in ((question, ["submit_answer"], QA_AGENT_INSTRUCTIONS),
+                                                 (shopping, list(SHOPPING_TOOLS), MCP_AGENT_INSTRUCTIONS)):
+            url = episode_url(base, reservation.token)
+            async with Client(streamable_http_client(url, http_client=create_mcp_http_client()),
+                              mode="legacy") as session:
+                assert [tool.name for tool in (await session.list_tools()).tools] == tools
+                assert session.instructions == instructions
+    everything = [tool.name for tool in await environment.server.list_tools()]
+    assert "submit_answer" in everything and "find_product" in everything and "start_task" in everything
