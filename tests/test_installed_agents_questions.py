@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 import evaluators.bridge._server as bridge_server
 from benchmarks.shoppingbench.prompts import MCP_AGENT_INSTRUCTIONS
-from evaluators.models import ModelAPI, ModelOutput, register_backend
+from evaluators.models import ModelAPI, ModelOutput, ToolCall, register_backend
 from evaluators.players.installed import ADAPTERS
 from evaluators.results.run_names import run_kind, run_name
 from evaluators.results.scoring import score_run
@@ -187,3 +187,35 @@ async def test_a_reserved_address_lists_its_episode_s_tools_and_says_its_benchma
                 assert session.instructions == instructions
     everything = [tool.name for tool in await environment.server.list_tools()]
     assert "submit_answer" in everything and "find_product" in everything and "start_task" in everything
+
+
+class FumblesThenAnswers(ModelAPI):
+    """Calls submit_answer without its answer, then a tool the episode lacks, then answers "A" (then says done)."""
+
+    spec = "fumbles"
+
+    async def generate(self, messages: Any, tools: Any = None, config: Any = None) -> ModelOutput:
+        turn = sum(1 for message in messages if message.role == "assistant" and message.tool_calls)
+        calls = [("submit_answer", {}), ("view_product_information", {"product_ids": "1"}),
+                 ("submit_answer", {"answer": "A"})]
+        if turn >= len(calls):
+            return ModelOutput(text="done", model=self.spec)
+        name, arguments = calls[turn]
+        return ModelOutput(tool_calls=[ToolCall(id=f"call_{turn}", name=name, arguments=arguments)], model=self.spec)
+
+
+@register_backend("fumbles", needs_argument=False, help="test model: two wrong calls, then an answer")
+def _fumbles(rest: str, options: Any) -> ModelAPI:
+    return FumblesThenAnswers()
+
+
+def test_two_wrong_calls_do_not_use_up_a_question_s_answer(tmp_path):
+    out = tmp_path / "run"
+    ran = run_cli("intentionqa", "--agent", COMMAND, "--model", "fumbles", "--intent", "task1", "--limit", "1",
+                  "--out", str(out), "--no-cache")
+    assert ran.exit_code == 0, ran.output
+    (path,) = iter_episode_files(out)
+    trajectory = read_trajectory(path)
+    assert [(step.tool, step.is_error) for step in trajectory.steps] == [
+        ("submit_answer", True), ("view_product_information", True), ("submit_answer", False)]
+    assert trajectory.end is not None and (trajectory.end.status, trajectory.end.answer) == ("submitted", "A")
