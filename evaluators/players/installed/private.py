@@ -8,8 +8,8 @@ one line. Config files are written 0600 without following a symlink (adapter.wri
 
 The agent's own system prompt names its working directory, and the response cache keys on the whole request, so a
 random folder name would make every replayed episode miss the cache. The model therefore sees the folder under a
-stable name, `<parent>/<episode_id>` (the path it would have had were it predictable): `HiddenFolder` swaps it in
-every message before the model and its cache read them.
+stable name, `<parent>/<episode_id>` (the path it would have had were it predictable): `HiddenFolder` swaps the
+random name for the episode's in every message before the model and its cache read them.
 """
 
 from __future__ import annotations
@@ -90,8 +90,11 @@ class HiddenFolder(WrappedModel):
         self.shown = ""
 
     def hide(self, folders: AgentFolders) -> None:
-        self.real = sorted({str(folders.root), str(folders.root.resolve())}, key=len, reverse=True)
-        self.shown = str(folders.shown)
+        """Show the folder's random name as its stable one, as written and as agents write a path into a file name
+        (Claude Code's and qwen-code's project folders: every character but a letter or digit made a '-')."""
+        name = folders.root.name
+        self.real = sorted({name, re.sub(r"[^A-Za-z0-9]", "-", name)}, key=len, reverse=True)
+        self.shown = folders.shown.name
 
     async def generate(self, messages: list[ChatMessage], tools: list[ToolSpec] | None = None,
                        config: GenerateConfig | None = None) -> ModelOutput:
