@@ -105,7 +105,7 @@ def end_leftovers() -> list[int]:
 def start_watchdog() -> None:
     """Start, once per process, the watchdog that ends this harness's agents when the harness goes (however)."""
     global _watchdog
-    if _watchdog is not None and _watchdog.poll() is None:
+    if sys.platform != "linux" or (_watchdog is not None and _watchdog.poll() is None):
         return
     _watchdog = subprocess.Popen(
         [sys.executable, "-I", "-S", __file__, owner()], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
@@ -130,6 +130,9 @@ def _kill(pid: int, select: Callable[[str], bool]) -> bool:
 
 
 def _pids() -> list[int]:
+    """Every pid on the machine (Linux /proc; elsewhere none: there only the agent's process group is ended)."""
+    if sys.platform != "linux":
+        return []
     return [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()]
 
 
