@@ -2,12 +2,11 @@
 its episode has been over for a grace period — then its whole process tree is ended (SIGTERM, then SIGKILL) and
 reaped, so nothing of it is left running and no zombie stays behind.
 
-The tree is the agent's process group, every descendant found through /proc (a child that started a session of
-its own is found by its parent chain, while that parent lives), and every process carrying the agent's marker in its
-environment, wherever it went (evaluators.players.installed.reaper, which also ends the agents of a harness that
-died). A process whose parent dies is handed to the
-nearest "subreaper" ancestor, else to PID 1 — which in a container may never reap it — so the harness makes itself a
-subreaper (Linux) and reaps its agents' orphans itself, by pid.
+The tree is the agent's process group, every descendant found through /proc (a child that started a session of its own
+is found by its parent chain, while that parent lives), and every process carrying the agent's marker in its
+environment, wherever it went (evaluators.players.installed.reaper, which also ends the agents of a harness that died).
+A process whose parent dies is handed to the nearest "subreaper" ancestor, else to PID 1 — which in a container may
+never reap it — so the harness makes itself a subreaper (Linux) and reaps its agents' orphans itself, by pid.
 """
 
 from __future__ import annotations
