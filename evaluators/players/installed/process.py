@@ -91,6 +91,8 @@ async def end_tree(process: asyncio.subprocess.Process, marker: str) -> list[int
         return mark == marker
 
     pids = sorted(set(tree(process.pid)) | set(marked_pids(mine)))
+    if process.returncode is not None and not pids:
+        return [process.pid]  # it exited and nothing of it is left: none could start another process
     _signal_all(process.pid, pids, signal.SIGTERM)
     deadline = time.monotonic() + TERM_GRACE_S
     while time.monotonic() < deadline and any(_alive(pid) for pid in [process.pid, *pids]):
