@@ -4,9 +4,9 @@ credential), one tool call at a time, until the model answers without a call.
 
 `--hang PIDFILE`: after its first tool call it starts a child that ignores SIGTERM, writes both pids to PIDFILE and
 waits forever, ignoring SIGTERM itself (what the harness must end at --timeout). `--strays PIDFILE`: after its first
-tool call it leaves a double-forked daemon and a `setsid` child behind, both ignoring SIGTERM (what must not outlive
-its episode). `--no-tools`: it offers the model no tool (an agent whose MCP connection silently failed), so the model
-can only answer in text."""
+tool call it leaves a double-forked daemon (one more with an emptied environment) and a `setsid` child behind, all
+ignoring SIGTERM (what must not outlive its episode). `--no-tools`: it offers the model no tool (an agent whose MCP
+connection silently failed), so the model can only answer in text."""
 
 from __future__ import annotations
 
@@ -84,13 +84,16 @@ async def main() -> None:
 
 
 def strays(pidfile: str) -> None:
-    """Leave a double-forked daemon and a `setsid` child behind, both ignoring SIGTERM; their pids go to PIDFILE."""
-    daemon = Path(pidfile + ".daemon")
+    """Leave behind a double-forked daemon, another started with an empty environment, and a `setsid` child, all
+    ignoring SIGTERM; their pids go to PIDFILE."""
+    daemon, scrubbed = Path(pidfile + ".daemon"), Path(pidfile + ".scrubbed")
     subprocess.run([sys.executable, "-c", DAEMON, str(daemon)], check=True)
-    while not daemon.exists() or not daemon.read_text():
+    subprocess.run(["env", "-i", sys.executable, "-c", DAEMON, str(scrubbed)], check=True)
+    while not (daemon.exists() and scrubbed.exists()):
         time.sleep(0.01)
     child = subprocess.Popen([sys.executable, "-c", IGNORE_TERM], start_new_session=True)
-    Path(pidfile).write_text(json.dumps({"daemon": int(daemon.read_text()), "setsid": child.pid}))
+    Path(pidfile).write_text(json.dumps({"daemon": int(daemon.read_text()), "scrubbed": int(scrubbed.read_text()),
+                                         "setsid": child.pid}))
 
 
 def hang(pidfile: str) -> None:
