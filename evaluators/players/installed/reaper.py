@@ -240,10 +240,16 @@ def _kill(pid: int, select: Callable[[str], bool]) -> bool:
 
 
 def _pids() -> list[int]:
-    """Every pid on the machine (Linux /proc; elsewhere none: there only the agent's process group is ended)."""
+    """The pids of this user's processes (Linux /proc; elsewhere none: there only the agent's process group is
+    ended). Another user's processes are never touched, even by root."""
     if sys.platform != "linux":
         return []
-    return [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()]
+    mine = []
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):
+            if entry.name.isdigit() and entry.stat().st_uid == os.geteuid():
+                mine.append(int(entry.name))
+    return mine
 
 
 def _running(pid: int) -> bool:
