@@ -196,6 +196,7 @@ def test_a_symlink_planted_where_agent_folders_go_is_refused_in_one_line(shared_
 
 
 def test_a_shared_or_foreign_parent_is_refused_and_an_existing_file_is_never_written_through(shared_tmp, tmp_path):
+    """(The parent sits in a world-writable sticky folder, as /tmp is.)"""
     parent = private_parent()
     assert stat.S_IMODE(parent.stat().st_mode) == 0o700 and parent.parent == shared_tmp
     parent.chmod(0o755)
@@ -206,6 +207,9 @@ def test_a_shared_or_foreign_parent_is_refused_and_an_existing_file_is_never_wri
         os.chown(parent, NOBODY, -1)
         with pytest.raises(AgentSetupError, match=f"belongs to uid {NOBODY}"):
             private_parent()
+    shared_tmp.chmod(0o777)  # world-writable without the sticky bit: anyone may rename the parent away
+    with pytest.raises(AgentSetupError, match="without the sticky bit"):
+        private_parent()
     target = tmp_path / "elsewhere"
     (tmp_path / "config.json").symlink_to(target)
     with pytest.raises(FileExistsError):

@@ -2,9 +2,10 @@
 episode's address and credentials), its prompt or its session files, or plants a symlink the run would follow.
 
 Every agent folder is made by mkdtemp (unpredictable name, mode 0700) inside one parent per user,
-`$XDG_RUNTIME_DIR/shopbench-agents-<uid>` or else `$TMPDIR/shopbench-agents-<uid>`, which is checked before each use:
-a real directory (not a symlink), owned by this user, with no access for anyone else; anything else is refused in
-one line. Config files are written 0600 without following a symlink (adapter.write_private).
+`$XDG_RUNTIME_DIR/shopbench-agents-<uid>` (when that directory is this user's) or else `$TMPDIR/shopbench-agents-<uid>`,
+which is checked before each use: a real directory (not a symlink), owned by this user, with no access for anyone
+else; anything else, or a world-writable base without the sticky bit (where another user could rename it away), is
+refused in one line. Config files are written 0600 without following a symlink (adapter.write_private).
 
 The agent's own system prompt names its working directory, and the response cache keys on the whole request, so a
 random folder name would make every replayed episode miss the cache. The model therefore sees the folder under a
@@ -42,12 +43,30 @@ class AgentFolders:
 
 def private_parent() -> Path:
     """The per-user parent of every agent folder, made 0700 when missing and checked either way."""
-    base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
-    parent = Path(base) / f"shopbench-agents-{os.geteuid()}"
-    with contextlib.suppress(FileExistsError):
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    base = Path(runtime if runtime and _owned(Path(runtime)) else tempfile.gettempdir())
+    with contextlib.suppress(OSError):
+        if os.stat(base).st_mode & (stat.S_IWOTH | stat.S_ISVTX) == stat.S_IWOTH:
+            raise AgentSetupError(f"agent folders: {base} is writable by every user without the sticky bit (anyone "
+                                  "could replace a folder in it); set TMPDIR to a private directory")
+    parent = base / f"shopbench-agents-{os.geteuid()}"
+    try:
         os.mkdir(parent, 0o700)
+    except FileExistsError:
+        pass
+    except OSError as error:
+        raise AgentSetupError(f"agent folders: cannot make {parent} ({error.strerror}); set TMPDIR to a writable "
+                              "directory") from None
     check_private(parent)
     return parent
+
+
+def _owned(folder: Path) -> bool:
+    """Whether `folder` is this user's (a runtime directory another user owns, as under sudo, is not used)."""
+    try:
+        return os.stat(folder).st_uid == os.geteuid()
+    except OSError:
+        return False
 
 
 def check_private(folder: Path) -> None:
