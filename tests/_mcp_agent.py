@@ -1,6 +1,6 @@
 """A small MCP agent for `shopbench run --agent command:…` tests: OpenAI Chat Completions to the model bridge
-($OPENAI_BASE_URL), shopbench's tools over streamable HTTP ($SHOPBENCH_MCP_URL, with $SHOPBENCH_MCP_KEY as its bearer
-credential), one tool call at a time, until the model answers without a call.
+($OPENAI_BASE_URL), shopbench's tools over streamable HTTP (at the URL it is given, else $SHOPBENCH_MCP_URL, with
+$SHOPBENCH_MCP_KEY as its bearer credential), one tool call at a time, until the model answers without a call.
 
 `--hang PIDFILE`: after its first tool call it starts a child that ignores SIGTERM, writes both pids to PIDFILE and
 waits forever, ignoring SIGTERM itself (what the harness must end at --timeout). `--strays PIDFILE`: after its first
@@ -42,6 +42,7 @@ IGNORE_TERM = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN
 
 async def main() -> None:
     parser = argparse.ArgumentParser()
+    parser.add_argument("url", nargs="?", help="the MCP address (default: $SHOPBENCH_MCP_URL)")
     parser.add_argument("prompt_file")
     parser.add_argument("--hang")
     parser.add_argument("--strays")
@@ -49,7 +50,8 @@ async def main() -> None:
     args = parser.parse_args()
     prompt = Path(args.prompt_file).read_text(encoding="utf-8")
     base, key = os.environ["OPENAI_BASE_URL"], os.environ["OPENAI_API_KEY"]
-    url, credential = os.environ["SHOPBENCH_MCP_URL"], {"Authorization": f"Bearer {os.environ['SHOPBENCH_MCP_KEY']}"}
+    url = args.url or os.environ["SHOPBENCH_MCP_URL"]
+    credential = {"Authorization": f"Bearer {os.environ['SHOPBENCH_MCP_KEY']}"}
     async with (create_mcp_http_client(headers=credential) as transport,
                 Client(streamable_http_client(url, http_client=transport), mode="legacy") as session,
                 httpx.AsyncClient(timeout=120) as http):
