@@ -164,7 +164,7 @@ class ModelBridge:
         """An endpoint for one episode, answered by `model` (bound to the episode by the caller); `key`, when given,
         is the only key it accepts (else the bridge's)."""
         token = secrets.token_urlsafe(16)
-        episode = BridgeEpisode(self, token, model, config, EpisodeLedger(identity=model.identity()), key)
+        episode = BridgeEpisode(self, token, model, config, EpisodeLedger(identity=model.identity()), key=key)
         self.episodes[token] = episode
         return episode
 
