@@ -11,10 +11,12 @@ without it is refused (401) and logged as a warning (the run's log); it never re
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import logging
 import secrets
+from pathlib import Path
 from typing import Any
 
 log = logging.getLogger("shopbench.security")
@@ -35,6 +37,21 @@ def carries_episode_key(scope: dict[str, Any], token: str) -> bool:
     if scheme.lower() == b"bearer" and hmac.compare_digest(credentials.strip(), episode_key(token).encode()):
         return True
     client = scope.get("client") or ("?", 0)
-    log.warning("refused a request to a reserved episode's address from %s:%s: %s", client[0], client[1],
+    log.warning("refused a request to a reserved episode's address from %s: %s", peer(client[0], client[1]),
                 "wrong credential" if supplied else "no credential")
     return False
+
+
+def peer(host: str | None, port: int | None) -> str:
+    """A loopback TCP client as a log line names it: its address and, on Linux, the user whose socket it is (read
+    from /proc/net/tcp, where the client's end is the local address)."""
+    where = f"{host}:{port}"
+    if host != "127.0.0.1" or not port:
+        return where
+    wanted = f"0100007F:{port:04X}"
+    with contextlib.suppress(OSError, IndexError):
+        for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[1] == wanted and fields[3] == "01":  # ESTABLISHED (a closed socket's TIME_WAIT shows uid 0)
+                return f"{where} (uid {fields[7]})"
+    return where

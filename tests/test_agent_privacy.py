@@ -155,15 +155,20 @@ def test_another_user_gets_nothing_of_a_live_episode(agent, default_world, tmp_p
     assert job["files"] and job["pids"] and len(job["mcp"]) == 1 and len(job["bridge"]) == 1
     assert got["parent"][0] == "denied"
     assert all(got[f"file {path}"][0] == "denied" for path in job["files"])
-    assert all(got[f"environ {pid}"][0] == "denied" for pid in job["pids"])
-    cmdlines = [got[f"cmdline {pid}"] for pid in job["pids"]]
-    assert all(state == "ok" for state, _ in cmdlines)
+    # (a process of the agent's that exited meanwhile, as its helpers do, is no longer there to be read at all)
+    assert all(got[f"environ {pid}"][0] in ("denied", "error") for pid in job["pids"])
+    assert [got[f"environ {pid}"][0] for pid in job["pids"]].count("denied") >= 1
+    cmdlines = [got[f"cmdline {pid}"] for pid in job["pids"] if got[f"cmdline {pid}"][0] == "ok"]
+    assert cmdlines  # anyone reads a command line
     assert not [secret for secret in found["secrets"] for _, line in cmdlines if secret in line]
     assert not any("The request:" in line or "/e/" in line for _, line in cmdlines)
     assert got[f"mcp {job['mcp'][0]}"] == ["http", 401]
     assert got[f"bridge {job['bridge'][0]}"] == ["http", 401]
     log = (out / "run.log").read_text()
-    assert "refused a request to a reserved episode's address" in log and "the model bridge refused" in log
+    refusals = [line for line in log.splitlines() if "refused a" in line]
+    assert any("reserved episode's address" in line for line in refusals)
+    assert any("model bridge refused" in line for line in refusals)
+    assert all(f"(uid {NOBODY})" in line for line in refusals), refusals  # who it was
     (path,) = iter_episode_files(out)
     trajectory = read_trajectory(path)
     assert [step.tool for step in trajectory.steps] == ["terminate"]  # nothing of nobody's reached the episode

@@ -46,6 +46,7 @@ from evaluators.bridge._openai_responses import OpenAIResponses
 from evaluators.bridge._tool_names import ToolNames
 from evaluators.bridge._wire import WireError, WireFormat, WireReply, WireRequest, dumps, name_tool_results
 from evaluators.models import GenerateConfig, ModelAPI, ModelOutput, ToolCall, TransientModelError
+from mcp_server.episode_keys import peer
 from mcp_server.protocol import SERVER_NAME
 
 log = logging.getLogger("shopbench.security")
@@ -178,8 +179,8 @@ class ModelBridge:
                 "Bearer ")
             if not hmac.compare_digest(given.encode(), expected.encode()):
                 client = request.client
-                log.warning("the model bridge refused a call without its key from %s:%s", client and client.host,
-                            client and client.port)
+                log.warning("the model bridge refused a call without its key from %s",
+                            peer(client.host, client.port) if client else "?")
                 raise _HttpError(401, "this bridge needs its key (x-api-key or Authorization: Bearer)")
         if episode is None:
             raise _HttpError(404, "no open episode at this address (closed, or never opened)")
