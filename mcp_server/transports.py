@@ -35,6 +35,7 @@ from pydantic import ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from mcp_server.episode_keys import carries_episode_key
 from mcp_server.http_limits import ACCEPT_BACKLOG, HttpLimits, limited_h11
 from mcp_server.server import ShopbenchServer
 from mcp_server.server_state import BINDING_SCOPE_KEY, ServerState
@@ -140,7 +141,8 @@ def http_app(server: ShopbenchServer, *, host: str = "127.0.0.1", token: str | N
 class EpisodeAddresses:
     """ASGI middleware: /e/<token>/mcp is the MCP endpoint of one reserved episode (mcp_server.task_tools.
     reserve_episode). The request goes on to /mcp with the token in its scope, where ServerState.client finds the
-    episode; a token that names no open reservation is 404 before anything is read."""
+    episode; a token that names no open reservation is 404 before anything is read, and a request without the
+    episode's credential (mcp_server.episode_keys) is 401, logged."""
 
     def __init__(self, app: Any, state: ServerState, *, reserved_only: bool) -> None:
         self.app, self.state, self.reserved_only = app, state, reserved_only
@@ -149,6 +151,10 @@ class EpisodeAddresses:
         if scope["type"] == "http":
             match = EPISODE_ADDRESS.fullmatch(scope["path"])
             if match is not None and match["token"] in self.state.reservations:
+                if not carries_episode_key(scope, match["token"]):
+                    await JSONResponse({"error": "unauthorized: this address needs its episode's credential"},
+                                       status_code=401, headers={"WWW-Authenticate": "Bearer"})(scope, receive, send)
+                    return
                 scope = {**scope, "path": "/mcp", "raw_path": b"/mcp", BINDING_SCOPE_KEY: match["token"]}
             elif match is not None or self.reserved_only:
                 await JSONResponse({"error": "no open episode at this address"}, status_code=404)(scope, receive,

@@ -1,10 +1,12 @@
 """A small MCP agent for `shopbench run --agent command:…` tests: OpenAI Chat Completions to the model bridge
-($OPENAI_BASE_URL), shopbench's tools over streamable HTTP (the URL it is given), one tool call at a time, until
-the model answers without a call.
+($OPENAI_BASE_URL), shopbench's tools over streamable HTTP (at the URL it is given, else $SHOPBENCH_MCP_URL, with
+$SHOPBENCH_MCP_KEY as its bearer credential), one tool call at a time, until the model answers without a call.
 
 `--hang PIDFILE`: after its first tool call it starts a child that ignores SIGTERM, writes both pids to PIDFILE and
-waits forever, ignoring SIGTERM itself (what the harness must end at --timeout). `--no-tools`: it offers the model
-no tool (an agent whose MCP connection silently failed), so the model can only answer in text."""
+waits forever, ignoring SIGTERM itself (what the harness must end at --timeout). `--strays PIDFILE`: after its first
+tool call it leaves a double-forked daemon (one more with an emptied environment) and a `setsid` child behind, all
+ignoring SIGTERM (what must not outlive its episode). `--no-tools`: it offers the model no tool (an agent whose MCP
+connection silently failed), so the model can only answer in text."""
 
 from __future__ import annotations
 
@@ -23,20 +25,35 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
+DAEMON = """import os, signal, sys, time
+if os.fork():
+    sys.exit(0)
+os.setsid()
+if os.fork():
+    sys.exit(0)
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+with open(sys.argv[1] + ".tmp", "w") as out:
+    out.write(str(os.getpid()))
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+time.sleep(3600)
+"""
 IGNORE_TERM = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(3600)"
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("url")
+    parser.add_argument("url", nargs="?", help="the MCP address (default: $SHOPBENCH_MCP_URL)")
     parser.add_argument("prompt_file")
     parser.add_argument("--hang")
+    parser.add_argument("--strays")
     parser.add_argument("--no-tools", action="store_true")
     args = parser.parse_args()
     prompt = Path(args.prompt_file).read_text(encoding="utf-8")
     base, key = os.environ["OPENAI_BASE_URL"], os.environ["OPENAI_API_KEY"]
-    async with (create_mcp_http_client() as transport,
-                Client(streamable_http_client(args.url, http_client=transport), mode="legacy") as session,
+    url = args.url or os.environ["SHOPBENCH_MCP_URL"]
+    credential = {"Authorization": f"Bearer {os.environ['SHOPBENCH_MCP_KEY']}"}
+    async with (create_mcp_http_client(headers=credential) as transport,
+                Client(streamable_http_client(url, http_client=transport), mode="legacy") as session,
                 httpx.AsyncClient(timeout=120) as http):
         listed = [] if args.no_tools else (await session.list_tools()).tools
         tools = [{"type": "function", "function": {"name": tool.name, "description": tool.description or "",
@@ -61,8 +78,24 @@ async def main() -> None:
                 text = "\n".join(block.text for block in result.content if getattr(block, "type", "") == "text")
                 messages.append({"role": "tool", "tool_call_id": call["id"], "content": text})
                 print(json.dumps({"type": "tool", "name": function["name"]}), flush=True)
+                if args.strays:
+                    strays(args.strays)
+                    args.strays = None
                 if args.hang:
                     hang(args.hang)
+
+
+def strays(pidfile: str) -> None:
+    """Leave behind a double-forked daemon, another started with an empty environment, and a `setsid` child, all
+    ignoring SIGTERM; their pids go to PIDFILE."""
+    daemon, scrubbed = Path(pidfile + ".daemon"), Path(pidfile + ".scrubbed")
+    subprocess.run([sys.executable, "-c", DAEMON, str(daemon)], check=True)
+    subprocess.run(["env", "-i", sys.executable, "-c", DAEMON, str(scrubbed)], check=True)
+    while not (daemon.exists() and scrubbed.exists()):
+        time.sleep(0.01)
+    child = subprocess.Popen([sys.executable, "-c", IGNORE_TERM], start_new_session=True)
+    Path(pidfile).write_text(json.dumps({"daemon": int(daemon.read_text()), "scrubbed": int(scrubbed.read_text()),
+                                         "setsid": child.pid}))
 
 
 def hang(pidfile: str) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 
 import anthropic
 import httpx
@@ -85,6 +86,21 @@ async def test_a_required_key_is_checked():
         reply = await bearer.chat.completions.create(model="m", messages=[{"role": "user", "content": "hi"}])
         assert reply.choices[0].message.content == "hi"
         assert len(episode.ledger.calls) == 2
+
+
+async def test_an_episode_s_own_key_opens_that_episode_only(caplog):
+    async with ModelBridge(key="run-key") as bridge:
+        mine = bridge.open_episode(Fixed(ModelOutput(text="mine")), key="mine-key")
+        theirs = bridge.open_episode(Fixed(ModelOutput(text="theirs")), key="their-key")
+        with caplog.at_level(logging.WARNING, logger="shopbench.security"):
+            for key in ("their-key", "run-key", "guess"):
+                client = anthropic.AsyncAnthropic(base_url=mine.base_url, api_key=key, max_retries=0)
+                with pytest.raises(anthropic.AuthenticationError):
+                    await client.messages.create(**HELLO)
+        assert len([r for r in caplog.records if "refused a call without its key" in r.getMessage()]) == 3
+        right = anthropic.AsyncAnthropic(base_url=mine.base_url, api_key="mine-key", max_retries=0)
+        assert (await right.messages.create(**HELLO)).content[0].text == "mine"
+        assert (len(mine.ledger.calls), len(theirs.ledger.calls)) == (1, 0)
 
 
 async def test_bad_bodies_are_named_in_one_line():

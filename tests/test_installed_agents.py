@@ -23,7 +23,7 @@ from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajec
 from shopbench.cli import app
 
 HERE = Path(__file__).resolve().parent
-COMMAND = f"command:{sys.executable} {HERE / '_mcp_agent.py'} {{mcp_url}} {{prompt_file}}"
+COMMAND = f"command:{sys.executable} {HERE / '_mcp_agent.py'} {{prompt_file}}"
 AGENTS = [*ADAPTERS, COMMAND]
 VERSIONS = {"claude-code": "2.1.332", "codex": "0.169.0", "qwen-code": "0.24.4"}
 
@@ -275,7 +275,7 @@ def test_an_agent_gets_its_address_and_nothing_of_the_world_or_the_user(agent, t
     home.mkdir()
     setup = EpisodeSetup(workdir=workdir, home=home, mcp_url="http://127.0.0.1:1/e/TOKEN/mcp",
                          base_url="http://127.0.0.1:2/e/B", openai_base_url="http://127.0.0.1:2/e/B/v1",
-                         api_key="bridge-key", model="heuristic", prompt="the request")
+                         api_key="bridge-key", model="heuristic", prompt="the request", mcp_key="mcp-key")
     launch = get_adapter(agent).launch(Path("/agents/bin/agent"), setup)
     assert list(workdir.iterdir()) == []
     written = "\n".join(path.read_text() for path in home.rglob("*") if path.is_file())
@@ -290,8 +290,12 @@ def test_an_agent_gets_its_address_and_nothing_of_the_world_or_the_user(agent, t
         "CLAUDE_CONFIG_DIR", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "MCP_CONNECTION_NONBLOCKING",
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "DISABLE_TELEMETRY", "DISABLE_ERROR_REPORTING",
         "DISABLE_AUTOUPDATER", "CODEX_HOME", "SHOPBENCH_BRIDGE_KEY", "SHOPBENCH_MCP_URL", "OPENAI_BASE_URL",
-        "OPENAI_API_KEY"}
-    assert all(value == "bridge-key" for name, value in env.items() if name.endswith("_KEY"))
+        "OPENAI_API_KEY", "OPENAI_MODEL", "SHOPBENCH_MCP_KEY"}
+    assert all(value == ("mcp-key" if name == "SHOPBENCH_MCP_KEY" else "bridge-key")
+               for name, value in env.items() if name.endswith("_KEY"))
+    # Config files are this user's only; the command line holds no key, address or prompt.
+    assert all(path.stat().st_mode & 0o077 == 0 for path in home.rglob("*"))
+    assert not any(secret in word for word in launch.argv for secret in ("key", "127.0.0.1", "the request"))
 
 
 def test_run_help_names_every_agent():

@@ -9,7 +9,8 @@
 Each episode has its own URL prefix, `http://127.0.0.1:PORT/e/<token>/v1/...` (an unguessable token), so several
 episodes share one server and every call lands in its own episode's ledger; the harness hands each episode the
 model bound to it (`bind_episode`: the oracle needs the gold). The server binds loopback only, on a free port, and
-may require a key (`x-api-key` or `Authorization: Bearer`). It runs in the caller's event loop and leaves the
+may require a key (`x-api-key` or `Authorization: Bearer`), the bridge's or each episode's own; a call without it
+is refused (401) and logged, never answered or counted. It runs in the caller's event loop and leaves the
 process's signal handlers alone.
 
 A model call that outlasts `keepalive_s` on a streaming request is streamed: the 200 goes out with SSE comments
@@ -23,6 +24,7 @@ import asyncio
 import contextlib
 import hmac
 import json
+import logging
 import re
 import secrets
 import socket
@@ -44,7 +46,10 @@ from evaluators.bridge._openai_responses import OpenAIResponses
 from evaluators.bridge._tool_names import ToolNames
 from evaluators.bridge._wire import WireError, WireFormat, WireReply, WireRequest, dumps, name_tool_results
 from evaluators.models import GenerateConfig, ModelAPI, ModelOutput, ToolCall, TransientModelError
+from mcp_server.episode_keys import peer
 from mcp_server.protocol import SERVER_NAME
+
+log = logging.getLogger("shopbench.security")
 
 WIRES: dict[str, WireFormat] = {
     "messages": AnthropicMessages(),
@@ -76,6 +81,8 @@ class BridgeEpisode:
     ledger: EpisodeLedger
     tools: frozenset[str] | None = None
     """The episode's own tool names: the only tools its model is shown (None: the bridge's `server_tools`)."""
+    key: str | None = None
+    """This episode's own key, required instead of the bridge's when set: an agent reaches its own endpoint only."""
     closed: bool = False
 
     @property
@@ -156,23 +163,29 @@ class ModelBridge:
             self._task = None
 
     def open_episode(self, model: ModelAPI, *, config: GenerateConfig | None = None,
-                     tools: frozenset[str] | None = None) -> BridgeEpisode:
+                     tools: frozenset[str] | None = None, key: str | None = None) -> BridgeEpisode:
         """An endpoint for one episode, answered by `model` (bound to the episode by the caller), which is shown the
-        shopbench tools among `tools` only (the episode's; None: `server_tools`)."""
+        shopbench tools among `tools` only (the episode's; None: `server_tools`); `key`, when given, is the only key
+        it accepts (else the bridge's)."""
         token = secrets.token_urlsafe(16)
-        episode = BridgeEpisode(self, token, model, config, EpisodeLedger(identity=model.identity()), tools)
+        episode = BridgeEpisode(self, token, model, config, EpisodeLedger(identity=model.identity()), tools=tools,
+                                key=key)
         self.episodes[token] = episode
         return episode
 
     # ---- requests -------------------------------------------------------------------------------------------------
 
     def _episode(self, request: Request) -> BridgeEpisode:
-        if self.key is not None:
+        episode = self.episodes.get(request.path_params["token"])
+        expected = episode.key if episode is not None and episode.key is not None else self.key
+        if expected is not None:
             given = request.headers.get("x-api-key") or request.headers.get("authorization", "").removeprefix(
                 "Bearer ")
-            if not hmac.compare_digest(given.encode(), self.key.encode()):
+            if not hmac.compare_digest(given.encode(), expected.encode()):
+                client = request.client
+                log.warning("the model bridge refused a call without its key from %s",
+                            peer(client.host, client.port) if client else "?")
                 raise _HttpError(401, "this bridge needs its key (x-api-key or Authorization: Bearer)")
-        episode = self.episodes.get(request.path_params["token"])
         if episode is None:
             raise _HttpError(404, "no open episode at this address (closed, or never opened)")
         return episode

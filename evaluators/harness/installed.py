@@ -8,10 +8,12 @@ run's model behind the model bridge on another. Per episode:
    of its own: the agent's first tool call is already inside it, and a start_task gives it back;
 2. this process lists the tools at that address itself: the agent starts only once they answer (the address lists
    the episode's own tools only, and its `initialize` gives the benchmark's instructions: mcp_server.server);
-3. the agent runs in a fresh, empty working directory and config home, its config naming only that address and
-   its bridge endpoint (nothing of the world, no API key), its prompt opening with the benchmark's instructions
+3. the agent runs in a fresh, empty, private working directory and config home (evaluators.players.installed.
+   private), its config naming only that address and its bridge endpoint with their per-episode credentials
+   (nothing of the world, no API key), its prompt opening with the benchmark's instructions
    (TaskSuite.agent_instructions), until it exits, its `--timeout` runs out, or its episode has been over for
-   END_GRACE_S; then its process tree is ended;
+   END_GRACE_S; then every process it started is ended (evaluators.players.installed.reaper, which also ends,
+   before the run's first agent, what a killed run left);
 4. the episode is ended with a reason if the agent left it running (timeout, agent_exited), and its transcript is
    kept beside the trajectory (`episodes/<episode_id>.agent/`).
 
@@ -50,9 +52,10 @@ from evaluators.players.baselines import find_baseline
 from evaluators.players.installed import AgentSetupError, get_adapter
 from evaluators.players.installed.adapter import EpisodeSetup
 from evaluators.players.installed.install import find_executable
+from evaluators.players.installed.private import HiddenFolder, episode_folders, private_parent
+from evaluators.players.installed.reaper import end_leftovers
 from evaluators.players.installed.runner import (
     agent_prompt,
-    episode_folders,
     prompt_templates,
     run_episode_agent,
     write_summary,
@@ -61,6 +64,7 @@ from evaluators.players.installed.scripted import AnswersQuestion, EpisodeRecord
 from evaluators.players.pricing import PriceTable
 from evaluators.players.question import Answerer
 from evaluators.players.sessions import http_session
+from mcp_server.episode_keys import episode_key
 from mcp_server.http_limits import HttpLimits
 from mcp_server.protocol import DEFAULT_MAX_STEPS
 from mcp_server.suites import TaskListing, TaskSuite
@@ -109,6 +113,7 @@ class InstalledAgentPlayer(Player):
         try:
             self.adapter = get_adapter(execution.agent or "")
             self.executable = find_executable(self.adapter, execution.agent_bin)
+            private_parent()  # refused now, in one line, rather than at each episode
             version = self.adapter.version(self.executable or Path())
         except AgentSetupError as error:
             raise RunOptionError(str(error)) from None
@@ -143,6 +148,7 @@ class InstalledAgentPlayer(Player):
     @asynccontextmanager
     async def serving(self, environment: Environment) -> AsyncIterator[None]:
         """The episodes' addresses and the model bridge, for the whole run."""
+        await asyncio.to_thread(end_leftovers)
         server = environment.server
         limits = HttpLimits(session_idle_timeout_s=self.timeout_s + 60.0)
         async with (serve_reserved_episodes(server, limits) as base_url,
@@ -166,20 +172,24 @@ class InstalledAgentPlayer(Player):
         run_dir, played_id = server.state.runs_dir, reservation.started.episode_id
         transcript = transcript_dir(run_dir, played_id)
         shutil.rmtree(transcript, ignore_errors=True)  # a stray one, from an attempt that left no episode
-        model = ToolsSeen(self._episode_model(unit, suite, reservation))
-        endpoint = bridge.open_episode(model, config=self.generate, tools=frozenset(reservation.started.tools))
+        hidden = HiddenFolder(self._episode_model(unit, suite, reservation))
+        model = ToolsSeen(hidden)
+        endpoint = bridge.open_episode(model, config=self.generate, tools=frozenset(reservation.started.tools),
+                                       key=secrets.token_urlsafe(24))
         steps.ledger = endpoint.ledger
-        url = episode_url(self._base_url, reservation.token)
+        url, mcp_key = episode_url(self._base_url, reservation.token), episode_key(reservation.token)
         try:
             try:
-                await check_ready(url, reservation.started.tools)
+                await check_ready(url, reservation.started.tools, mcp_key)
             except AgentHarnessError as error:
                 raise await self._harness_error(reservation, str(error)) from None
-            with episode_folders(run_dir, played_id) as (workdir, home):
-                setup = EpisodeSetup(workdir=workdir, home=home, mcp_url=url, base_url=endpoint.base_url,
-                                     openai_base_url=endpoint.openai_base_url, api_key=bridge.key or "",
-                                     model=agent_model_name(self.model_spec),
-                                     prompt=agent_prompt(reservation.started, suite.agent_instructions))
+            with episode_folders(played_id) as folders:
+                hidden.hide(folders)
+                setup = EpisodeSetup(workdir=folders.workdir, home=folders.home, mcp_url=url,
+                                     base_url=endpoint.base_url, openai_base_url=endpoint.openai_base_url,
+                                     api_key=endpoint.key or "", model=agent_model_name(self.model_spec),
+                                     prompt=agent_prompt(reservation.started, suite.agent_instructions),
+                                     mcp_key=mcp_key)
                 ended, reported = await run_episode_agent(
                     self.adapter, self.executable, setup, transcript, timeout_s=self.timeout_s, grace_s=END_GRACE_S,
                     episode_over=lambda: reservation.episode.over)
@@ -279,10 +289,10 @@ class StepUsage:
                      latency_s=round(sum(call.latency_s for call in step.calls), 4), cost_usd=step.cost_usd)
 
 
-async def check_ready(url: str, tools: list[str]) -> None:
+async def check_ready(url: str, tools: list[str], key: str) -> None:
     """List the tools at the episode's address as the agent will: it starts only once they are there."""
     try:
-        async with asyncio.timeout(READY_TIMEOUT_S), http_session(url) as session:
+        async with asyncio.timeout(READY_TIMEOUT_S), http_session(url, key) as session:
             listed = {tool.name for tool in (await session.list_tools()).tools}
     except Exception as error:  # noqa: BLE001 - any failure to answer is the one reason not to start the agent
         raise AgentHarnessError(f"the MCP server did not list its tools at the agent's address "

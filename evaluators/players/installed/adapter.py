@@ -46,14 +46,20 @@ class EpisodeSetup:
     model: str
     """The model name the agent is told (the bridge answers with the run's model whatever it asks for)."""
     prompt: str
+    mcp_key: str = ""
+    """The credential the episode's MCP address asks for (`Authorization: Bearer`, mcp_server.episode_keys)."""
 
 
 @dataclass
 class Launch:
-    """How to start the agent: its command line and its whole environment (nothing is inherited)."""
+    """How to start the agent: its command line and its whole environment (nothing is inherited). The command line
+    holds no secret, address or prompt (any user of the machine reads it in /proc/<pid>/cmdline): they go in the
+    environment, in 0600 files, or on stdin."""
 
     argv: list[str]
     env: dict[str, str] = field(default_factory=dict)
+    stdin: Path | None = None
+    """A file read as the agent's stdin (its prompt); None: /dev/null."""
 
 
 class AgentAdapter:
@@ -108,13 +114,32 @@ def base_env(setup: EpisodeSetup) -> dict[str, str]:
 
 
 def mcp_servers(setup: EpisodeSetup, **extra: Any) -> dict[str, Any]:
-    """The common `mcpServers` config shape with shopbench's endpoint (each agent adds its own keys)."""
-    return {"mcpServers": {SERVER_NAME: {"type": "http", "url": setup.mcp_url, **extra}}}
+    """The common `mcpServers` config shape with shopbench's endpoint and its credential (each agent adds its own
+    keys)."""
+    return {"mcpServers": {SERVER_NAME: {"type": "http", "url": setup.mcp_url, "headers": mcp_headers(setup),
+                                         **extra}}}
+
+
+def mcp_headers(setup: EpisodeSetup) -> dict[str, str]:
+    return {"Authorization": f"Bearer {setup.mcp_key}"} if setup.mcp_key else {}
+
+
+def prompt_file(setup: EpisodeSetup) -> Path:
+    """The prompt in a 0600 file of the agent's home (what it reads on stdin)."""
+    return write_private(setup.home / "prompt.txt", setup.prompt)
 
 
 def write_json(path: Path, data: Any) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return write_private(path, json.dumps(data, indent=2))
+
+
+def write_private(path: Path, text: str) -> Path:
+    """Write a new file readable by this user only (0600), never through a symlink or over an existing file: an
+    agent's config holds its episode's address and credentials."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    with os.fdopen(os.open(path, flags, 0o600), "w", encoding="utf-8") as out:
+        out.write(text)
     return path
 
 

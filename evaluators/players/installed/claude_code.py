@@ -1,11 +1,11 @@
 """Claude Code (`@anthropic-ai/claude-code`): Anthropic Messages to the bridge, shopbench over streamable HTTP.
 
-`claude -p PROMPT --output-format stream-json` runs one turn non-interactively. `--tools ""` removes every built-in
-tool (shell, files, web, sub-agents), `--allowedTools mcp__shopbench` with `--permission-mode dontAsk` refuses
-anything else it could still be asked for, and `--strict-mcp-config` ignores every MCP config but ours.
-`MCP_CONNECTION_NONBLOCKING=false` makes it wait for the MCP server before its first request (by default `-p` sends
-it without the server's tools). The DISABLE_* variables keep it off the network (no telemetry, update checks or
-error reports).
+`claude -p --output-format stream-json` runs one turn non-interactively, its prompt read from stdin. `--tools ""`
+removes every built-in tool (shell, files, web, sub-agents), `--allowedTools mcp__shopbench` with `--permission-mode
+dontAsk` refuses anything else it could still be asked for, and `--strict-mcp-config` ignores every MCP config but ours.
+`MCP_CONNECTION_NONBLOCKING=false` makes it wait for the MCP server before its first request (by default `-p` sends it
+without the server's tools). The DISABLE_* variables keep it off the network (no telemetry, update checks or error
+reports).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from evaluators.players.installed.adapter import (
     base_env,
     mcp_servers,
     newest_files,
+    prompt_file,
     result_usage,
     write_json,
 )
@@ -43,8 +44,8 @@ class ClaudeCode(AgentAdapter):
         config = write_json(setup.home / "mcp.json", mcp_servers(setup))
         env = base_env(setup) | QUIET | {"CLAUDE_CONFIG_DIR": str(self._config_dir(setup)),
                                          "ANTHROPIC_BASE_URL": setup.base_url, "ANTHROPIC_API_KEY": setup.api_key}
-        return Launch([str(executable), "-p", setup.prompt, *FLAGS, "--mcp-config", str(config),
-                       "--model", setup.model], env)
+        return Launch([str(executable), "-p", *FLAGS, "--mcp-config", str(config), "--model", setup.model], env,
+                      stdin=prompt_file(setup))
 
     def session_files(self, setup: EpisodeSetup) -> list[Path]:
         return newest_files(self._config_dir(setup) / "projects", "*/*.jsonl")

@@ -1,10 +1,11 @@
 """Codex CLI (`@openai/codex`): OpenAI Responses to the bridge, shopbench over streamable HTTP.
 
-`codex exec --json PROMPT` runs one turn non-interactively. Its config home (`CODEX_HOME`) holds a config.toml naming
-the bridge as the model provider and shopbench as a required MCP server (`required = true`: the turn waits for it;
-`default_tools_approval_mode = "approve"`: its tools run without asking, which `approval_policy = "never"` would
-otherwise refuse). The shell is disabled outright, not sandboxed (a read-only sandbox still lets a shell read
-files), and so are its other tools and every feature that reaches the network.
+`codex exec --json -` runs one turn non-interactively, its prompt read from stdin. Its config home (`CODEX_HOME`) holds
+a config.toml naming the bridge as the model provider and shopbench as a required MCP server, its credential read from
+the environment (`required = true`: the turn waits for it; `default_tools_approval_mode = "approve"`: its tools run
+without asking, which `approval_policy = "never"` would otherwise refuse). The shell is disabled outright, not sandboxed
+(a read-only sandbox still lets a shell read files), and so are its other tools and every feature that reaches the
+network.
 """
 
 from __future__ import annotations
@@ -13,7 +14,16 @@ import json
 from pathlib import Path
 from typing import Any
 
-from evaluators.players.installed.adapter import AgentAdapter, EpisodeSetup, Launch, base_env, json_lines, newest_files
+from evaluators.players.installed.adapter import (
+    AgentAdapter,
+    EpisodeSetup,
+    Launch,
+    base_env,
+    json_lines,
+    newest_files,
+    prompt_file,
+    write_private,
+)
 from mcp_server.protocol import SERVER_NAME
 
 DISABLED = ("shell_tool", "unified_exec", "view_image", "multi_agent", "goals", "apps", "plugins", "tool_suggest",
@@ -23,6 +33,7 @@ SETTINGS = ('web_search="disabled"', "analytics.enabled=false", "check_for_updat
 FLAGS = ["exec", "--json", "--skip-git-repo-check", *(flag for name in DISABLED for flag in ("--disable", name)),
          *(flag for setting in SETTINGS for flag in ("-c", setting))]
 KEY_VARIABLE = "SHOPBENCH_BRIDGE_KEY"
+MCP_KEY_VARIABLE = "SHOPBENCH_MCP_KEY"
 
 
 class Codex(AgentAdapter):
@@ -35,10 +46,9 @@ class Codex(AgentAdapter):
 
     def launch(self, executable: Path, setup: EpisodeSetup) -> Launch:
         home = self._codex_home(setup)
-        home.mkdir(parents=True, exist_ok=True)
-        (home / "config.toml").write_text(config_toml(setup), encoding="utf-8")
-        env = base_env(setup) | {"CODEX_HOME": str(home), KEY_VARIABLE: setup.api_key}
-        return Launch([str(executable), *FLAGS, setup.prompt], env)
+        write_private(home / "config.toml", config_toml(setup))
+        env = base_env(setup) | {"CODEX_HOME": str(home), KEY_VARIABLE: setup.api_key, MCP_KEY_VARIABLE: setup.mcp_key}
+        return Launch([str(executable), *FLAGS, "-"], env, stdin=prompt_file(setup))
 
     def session_files(self, setup: EpisodeSetup) -> list[Path]:
         return newest_files(self._codex_home(setup) / "sessions", "**/*.jsonl")
@@ -75,6 +85,7 @@ def config_toml(setup: EpisodeSetup) -> str:
         "",
         f"[mcp_servers.{SERVER_NAME}]",
         f"url = {text(setup.mcp_url)}",
+        f"bearer_token_env_var = {text(MCP_KEY_VARIABLE)}",
         "required = true",
         "startup_timeout_sec = 60",
         'default_tools_approval_mode = "approve"',

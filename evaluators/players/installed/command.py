@@ -1,10 +1,13 @@
 """`--agent command:TEMPLATE`: any other agent, started from a command line with placeholders.
 
 The template is split like a shell line (no shell runs it; write `sh -c '…'` for one) and each word has its
-placeholders filled: {prompt}, {prompt_file} (the prompt in a file), {mcp_config} (a JSON file in the common
-`mcpServers` shape naming shopbench's endpoint), {mcp_url}, {model}, {base_url} (the model bridge, Anthropic
-style), {openai_base_url} (…/v1) and {workdir}. The same values are in its environment: SHOPBENCH_MCP_URL,
-ANTHROPIC_BASE_URL, OPENAI_BASE_URL, and the bridge's key as ANTHROPIC_API_KEY and OPENAI_API_KEY. Which tools such
+placeholders filled: {prompt}, {prompt_file} (the prompt in a file, also its stdin), {mcp_config} (a JSON file in
+the common `mcpServers` shape naming shopbench's endpoint and its credential), {mcp_url}, {model}, {base_url} (the
+model bridge, Anthropic style), {openai_base_url} (…/v1) and {workdir}. The same values are in its environment:
+SHOPBENCH_MCP_URL, ANTHROPIC_BASE_URL, OPENAI_BASE_URL, the bridge's key as ANTHROPIC_API_KEY and OPENAI_API_KEY,
+and the MCP address's credential as SHOPBENCH_MCP_KEY (sent as `Authorization: Bearer`). Every user of the machine
+reads a command line: {prompt} and the addresses put the task and its endpoints there (the credentials never go
+there), so prefer {prompt_file}, {mcp_config} and the environment. Which tools such
 an agent offers its model is its own affair: the bridge shows the model shopbench's tools only.
 """
 
@@ -23,6 +26,7 @@ from evaluators.players.installed.adapter import (
     Launch,
     base_env,
     mcp_servers,
+    prompt_file,
     write_json,
 )
 
@@ -47,17 +51,16 @@ class CommandAgent(AgentAdapter):
         self.template = template
 
     def launch(self, executable: Path, setup: EpisodeSetup) -> Launch:
-        prompt_file = setup.home / "prompt.txt"
-        prompt_file.write_text(setup.prompt, encoding="utf-8")
-        values = {"prompt": setup.prompt, "prompt_file": str(prompt_file), "model": setup.model,
+        prompt = prompt_file(setup)
+        values = {"prompt": setup.prompt, "prompt_file": str(prompt), "model": setup.model,
                   "mcp_config": str(write_json(setup.home / "mcp.json", mcp_servers(setup))),
                   "mcp_url": setup.mcp_url, "base_url": setup.base_url, "openai_base_url": setup.openai_base_url,
                   "workdir": str(setup.workdir)}
         argv = [PLACEHOLDER.sub(lambda match: values[match[1]], word) for word in self.words]
         env = base_env(setup) | {"SHOPBENCH_MCP_URL": setup.mcp_url, "ANTHROPIC_BASE_URL": setup.base_url,
                                  "OPENAI_BASE_URL": setup.openai_base_url, "ANTHROPIC_API_KEY": setup.api_key,
-                                 "OPENAI_API_KEY": setup.api_key}
-        return Launch(argv, env)
+                                 "OPENAI_API_KEY": setup.api_key, "SHOPBENCH_MCP_KEY": setup.mcp_key}
+        return Launch(argv, env, stdin=prompt)
 
     def flags(self) -> list[str]:
         return list(self.words)

@@ -2,10 +2,11 @@
 its episode has been over for a grace period — then its whole process tree is ended (SIGTERM, then SIGKILL) and
 reaped, so nothing of it is left running and no zombie stays behind.
 
-The tree is the agent's process group plus every descendant found through /proc (a child that started a session of
-its own is still found by its parent chain, while that parent lives). A process whose parent dies is handed to the
-nearest "subreaper" ancestor, else to PID 1 — which in a container may never reap it — so the harness makes itself a
-subreaper (Linux) and reaps its agents' orphans itself, by pid.
+The tree is the agent's process group, every descendant found through /proc (a child that started a session of its own
+is found by its parent chain, while that parent lives), and every process carrying the agent's marker in its
+environment, wherever it went (evaluators.players.installed.reaper, which also ends the agents of a harness that died).
+A process whose parent dies is handed to the nearest "subreaper" ancestor, else to PID 1 — which in a container may
+never reap it — so the harness makes itself a subreaper (Linux) and reaps its agents' orphans itself, by pid.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import asyncio
 import contextlib
 import ctypes
 import os
+import shutil
 import signal
 import sys
 import time
@@ -23,6 +25,17 @@ from pathlib import Path
 from typing import Literal
 
 from evaluators.players.installed.adapter import AgentSetupError, Launch
+from evaluators.players.installed.reaper import (
+    MARKER,
+    agent_cgroup,
+    end_cgroup,
+    end_marked,
+    entering,
+    marked_pids,
+    members,
+    new_marker,
+    start_watchdog,
+)
 
 POLL_S = 0.05
 TERM_GRACE_S = 3.0
@@ -51,12 +64,20 @@ async def run_agent(launch: Launch, *, cwd: Path, stdout: Path, stderr: Path, ti
     """Run the agent to one of its ends (see AgentExit.reason); stdout and stderr go to files as they come."""
     began = time.monotonic()
     adopt_orphans()
-    with open(stdout, "wb") as out, open(stderr, "wb") as err:
+    start_watchdog()
+    marker = new_marker()
+    cgroup = agent_cgroup(marker)
+    if cgroup is not None and shutil.which(launch.argv[0], path=launch.env.get("PATH")) is None:
+        end_cgroup(cgroup)  # the shell entering it would only say so on stderr
+        raise AgentSetupError(f"{launch.argv[0]} could not be started (no such executable)")
+    with open(stdout, "wb") as out, open(stderr, "wb") as err, open(launch.stdin or os.devnull, "rb") as given:
         try:
             process = await asyncio.create_subprocess_exec(
-                *launch.argv, cwd=cwd, env=launch.env, stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=err,
-                start_new_session=True)
+                *entering(cgroup, launch.argv), cwd=cwd, env={**launch.env, MARKER: marker}, stdin=given, stdout=out,
+                stderr=err, start_new_session=True)
         except OSError as error:
+            if cgroup is not None:
+                end_cgroup(cgroup)
             raise AgentSetupError(f"{launch.argv[0]} could not be started ({error.strerror or error})") from None
         reason: Stopped = "exited"
         over_since: float | None = None
@@ -76,22 +97,33 @@ async def run_agent(launch: Launch, *, cwd: Path, stdout: Path, stderr: Path, ti
                         reason = "episode_over"
                         break
         finally:
-            pids = await end_tree(process)
+            pids = await end_tree(process, marker, cgroup)
     return AgentExit(reason, process.returncode, time.monotonic() - began, pids)
 
 
-async def end_tree(process: asyncio.subprocess.Process) -> list[int]:
-    """End every process of the agent's tree and reap the agent; returns the pids that were in it. Runs whether the
-    agent exited (its children may linger in its group) or not."""
-    pids = tree(process.pid)
+async def end_tree(process: asyncio.subprocess.Process, marker: str, cgroup: Path | None = None) -> list[int]:
+    """End every process of the agent's tree, of its cgroup and carrying its marker, and reap the agent; returns the
+    pids that were in it. Runs whether the agent exited (its children may linger) or not."""
+    def mine(mark: str) -> bool:
+        return mark == marker
+
+    grouped = members(cgroup) if cgroup is not None else []
+    pids = sorted(set(tree(process.pid)) | set(marked_pids(mine)) | set(grouped))
+    if process.returncode is not None and not pids:
+        if cgroup is not None:
+            end_cgroup(cgroup)  # empty: only removed
+        return [process.pid]  # it exited and nothing of it is left: none could start another process
     _signal_all(process.pid, pids, signal.SIGTERM)
     deadline = time.monotonic() + TERM_GRACE_S
     while time.monotonic() < deadline and any(_alive(pid) for pid in [process.pid, *pids]):
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(process.wait()), POLL_S)
-    pids = sorted(set(pids) | set(tree(process.pid)))
+    pids = sorted(set(pids) | set(tree(process.pid)) | set(marked_pids(mine)))
     _signal_all(process.pid, pids, signal.SIGKILL)
     await process.wait()
+    if cgroup is not None:
+        pids = sorted(set(pids) | set(await asyncio.to_thread(end_cgroup, cgroup)))
+    pids = sorted(set(pids) | set(await asyncio.to_thread(end_marked, mine)))
     deadline = time.monotonic() + TERM_GRACE_S
     while time.monotonic() < deadline and any(map(_exists, pids)):
         for pid in pids:

@@ -1,9 +1,10 @@
 """qwen-code (`@qwen-code/qwen-code`): OpenAI Chat Completions to the bridge, shopbench over streamable HTTP.
 
-`qwen -p PROMPT -o stream-json` runs one turn non-interactively. `$HOME/.qwen/settings.json` denies every built-in
-tool by its own name (qwen-code 0.24's tool table) and allows shopbench's; the MCP config loads shopbench's tools up
-front (`alwaysLoadTools`: by default they hide behind its tool_search tool) and trusts them (no confirmation asked).
-Usage statistics and telemetry are off, so it reaches nothing but the bridge and the server.
+`qwen -o stream-json` with its prompt on stdin (not a terminal) runs one turn non-interactively; the bridge's address
+and key are in its environment (OPENAI_BASE_URL, OPENAI_API_KEY), never on its command line. `$HOME/.qwen/settings.json`
+denies every built-in tool by its own name (qwen-code 0.24's tool table) and allows shopbench's; the MCP config loads
+shopbench's tools up front (`alwaysLoadTools`: by default they hide behind its tool_search tool) and trusts them (no
+confirmation asked). Usage statistics and telemetry are off, so it reaches nothing but the bridge and the server.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from evaluators.players.installed.adapter import (
     EpisodeSetup,
     Launch,
     base_env,
+    mcp_headers,
     newest_files,
+    prompt_file,
     result_usage,
     write_json,
 )
@@ -49,12 +52,13 @@ class QwenCode(AgentAdapter):
 
     def launch(self, executable: Path, setup: EpisodeSetup) -> Launch:
         write_json(setup.home / ".qwen" / "settings.json", SETTINGS)
-        server = {"httpUrl": setup.mcp_url, "trust": True, "timeout": 60000, "alwaysLoadTools": True}
+        server = {"httpUrl": setup.mcp_url, "headers": mcp_headers(setup), "trust": True, "timeout": 60000,
+                  "alwaysLoadTools": True}
         config = write_json(setup.home / "mcp.json", {"mcpServers": {SERVER_NAME: server}})
-        # -p, not a positional prompt: a positional after --allowed-mcp-server-names (an array) is taken as a name.
-        return Launch([str(executable), *FLAGS, "--openai-base-url", setup.openai_base_url, "--openai-api-key",
-                       setup.api_key, "-m", setup.model, "--mcp-config", str(config), "-p", setup.prompt],
-                      base_env(setup))
+        env = base_env(setup) | {"OPENAI_BASE_URL": setup.openai_base_url, "OPENAI_API_KEY": setup.api_key,
+                                 "OPENAI_MODEL": setup.model}
+        return Launch([str(executable), *FLAGS, "-m", setup.model, "--mcp-config", str(config)], env,
+                      stdin=prompt_file(setup))
 
     def session_files(self, setup: EpisodeSetup) -> list[Path]:
         return newest_files(setup.home / ".qwen" / "projects", "*/chats/*.jsonl")

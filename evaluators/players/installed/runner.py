@@ -1,20 +1,16 @@
 """One installed agent on one started episode: its prompt, its fresh folders, its run, and its transcript.
 
-The episode's folders (working directory and config home) are made empty for it and deleted after it; their path is
-the same for the same run and episode, so the agent's prompt (which names its working directory) repeats and the
-response cache can answer a replayed episode. What is kept is the transcript folder beside the trajectory
+The episode's folders (working directory and config home) are made empty and private for it and deleted after it
+(evaluators.players.installed.private). What is kept is the transcript folder beside the trajectory
 (`episodes/<episode_id>.agent/`): the prompt, the agent's stdout (its own JSON event stream), its stderr, its own
 session files, and `agent.json` (how it ended, what it reported, what the bridge counted).
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import json
 import shutil
-import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -40,22 +36,6 @@ def agent_prompt(started: StartedEpisode, instructions: str) -> str:
 def prompt_templates(instructions: str) -> dict[str, str]:
     """The prompt's fixed texts (hashed into the run's manifest)."""
     return {"mcp_agent_instructions": instructions, "agent_started_note": STARTED_NOTE, "agent_prompt": PROMPT}
-
-
-@contextlib.contextmanager
-def episode_folders(run_dir: Path, episode_id: str) -> Iterator[tuple[Path, Path]]:
-    """A fresh, empty working directory and config home for one episode's agent, deleted afterwards. They live in
-    the system's temporary folder (never in the run folder or the world), at a path fixed by run and episode."""
-    key = hashlib.sha256(f"{Path(run_dir).resolve()}\0{episode_id}".encode()).hexdigest()[:12]
-    root = Path(tempfile.gettempdir()) / "shopbench-agents" / f"{episode_id[:80]}-{key}"
-    shutil.rmtree(root, ignore_errors=True)
-    workdir, home = root / "work", root / "home"
-    workdir.mkdir(parents=True)
-    home.mkdir()
-    try:
-        yield workdir, home
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
 
 
 async def run_episode_agent(adapter: AgentAdapter, executable: Path | None, setup: EpisodeSetup, transcript: Path,
