@@ -4,7 +4,9 @@ the model answers without a call.
 
 `--hang PIDFILE`: after its first tool call it starts a child that ignores SIGTERM, writes both pids to PIDFILE and
 waits forever, ignoring SIGTERM itself (what the harness must end at --timeout). `--no-tools`: it offers the model
-no tool (an agent whose MCP connection silently failed), so the model can only answer in text."""
+no tool (an agent whose MCP connection silently failed), so the model can only answer in text. `--linger`: once the
+model answers in text it prints its result and waits forever with its MCP session open (never closing it: the
+harness ends it). `--flood BYTES`: it first writes BYTES of JSON-looking lines to stdout."""
 
 from __future__ import annotations
 
@@ -32,9 +34,12 @@ async def main() -> None:
     parser.add_argument("prompt_file")
     parser.add_argument("--hang")
     parser.add_argument("--no-tools", action="store_true")
+    parser.add_argument("--linger", action="store_true")
+    parser.add_argument("--flood", type=int, default=0)
     args = parser.parse_args()
     prompt = Path(args.prompt_file).read_text(encoding="utf-8")
     base, key = os.environ["OPENAI_BASE_URL"], os.environ["OPENAI_API_KEY"]
+    flood(args.flood)
     async with (create_mcp_http_client() as transport,
                 Client(streamable_http_client(args.url, http_client=transport), mode="legacy") as session,
                 httpx.AsyncClient(timeout=120) as http):
@@ -50,7 +55,9 @@ async def main() -> None:
             messages.append(message)
             calls = message.get("tool_calls") or []
             if not calls:
-                print(json.dumps({"type": "result", "text": message.get("content")}))
+                print(json.dumps({"type": "result", "text": message.get("content")}), flush=True)
+                if args.linger:
+                    await asyncio.Event().wait()
                 return
             for call in calls:
                 function = call["function"]
@@ -63,6 +70,14 @@ async def main() -> None:
                 print(json.dumps({"type": "tool", "name": function["name"]}), flush=True)
                 if args.hang:
                     hang(args.hang)
+
+
+def flood(size: int) -> None:
+    line = json.dumps({"type": "noise", "text": "x" * 200}).encode() + b"\n"
+    block = line * (1024 * 1024 // len(line))
+    for _ in range(size // len(block)):
+        sys.stdout.buffer.write(block)
+    sys.stdout.buffer.flush()
 
 
 def hang(pidfile: str) -> None:

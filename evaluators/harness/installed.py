@@ -9,7 +9,8 @@ run's model behind the model bridge on another. Per episode:
 2. this process lists the tools at that address itself: the agent starts only once they answer;
 3. the agent runs in a fresh, empty working directory and config home, its config naming only that address and
    its bridge endpoint (nothing of the world, no API key), until it exits, its `--timeout` runs out, or its episode
-   has been over for END_GRACE_S; then its process tree is ended;
+   has been over for END_GRACE_S (sooner once it has finished: evaluators.players.installed.settle); then its
+   process tree is ended, and the sessions it opened on its address are closed;
 4. the episode is ended with a reason if the agent left it running (timeout, agent_exited), and its transcript is
    kept beside the trajectory (`episodes/<episode_id>.agent/`).
 
@@ -22,6 +23,7 @@ is what the bridge counted for the model calls since the step before (attributed
 from __future__ import annotations
 
 import asyncio
+import collections
 import secrets
 import shutil
 from collections.abc import AsyncIterator
@@ -51,8 +53,10 @@ from evaluators.players.installed.runner import (
     write_summary,
 )
 from evaluators.players.installed.scripted import EpisodeRecordView
+from evaluators.players.installed.settle import CallsInFlight, Finished
 from evaluators.players.pricing import PriceTable
 from evaluators.players.sessions import http_session
+from mcp_server.episode_sessions import session_cap
 from mcp_server.http_limits import HttpLimits
 from mcp_server.protocol import DEFAULT_MAX_STEPS
 from mcp_server.suites import TaskListing, TaskSuite
@@ -103,6 +107,7 @@ class InstalledAgentPlayer(Player):
         self.spec, self.model_spec = spec, config.model
         self.max_steps = config.options.max_steps
         self.timeout_s = execution.episode_timeout_s or DEFAULT_TIMEOUT_S
+        self.concurrency = execution.concurrency
         decoding = config.decoding
         given = (decoding.temperature, decoding.max_tokens, decoding.top_p)
         self.generate = None if given == (None, None, None) else GenerateConfig(
@@ -124,7 +129,7 @@ class InstalledAgentPlayer(Player):
     async def serving(self, environment: Environment) -> AsyncIterator[None]:
         """The episodes' addresses and the model bridge, for the whole run."""
         server = environment.server
-        limits = HttpLimits(session_idle_timeout_s=self.timeout_s + 60.0)
+        limits = self.http_limits()
         async with (serve_reserved_episodes(server, limits) as base_url,
                     ModelBridge(key=secrets.token_urlsafe(24), prices=self.prices,
                                 server_tools=frozenset(server.declared_tools)) as bridge):
@@ -133,6 +138,11 @@ class InstalledAgentPlayer(Player):
                 yield
             finally:
                 self._server, self._bridge = None, None
+
+    def http_limits(self) -> HttpLimits:
+        """The per-run server's limits: sessions for the run's concurrency (each episode's are closed when it ends:
+        mcp_server.episode_sessions), kept open while idle as long as an agent may take."""
+        return HttpLimits(max_sessions=session_cap(self.concurrency), session_idle_timeout_s=self.timeout_s + 60.0)
 
     async def play(
         self, session: Any, unit: WorkUnit[TaskListing], suite: TaskSuite, episode_id: str | None
@@ -147,7 +157,8 @@ class InstalledAgentPlayer(Player):
         transcript = transcript_dir(run_dir, played_id)
         shutil.rmtree(transcript, ignore_errors=True)  # a stray one, from an attempt that left no episode
         model = ToolsSeen(self._episode_model(unit, suite, reservation))
-        endpoint = bridge.open_episode(model, config=self.generate)
+        calls = CallsInFlight(model)
+        endpoint = bridge.open_episode(calls, config=self.generate)
         steps.ledger = endpoint.ledger
         url = episode_url(self._base_url, reservation.token)
         try:
@@ -161,7 +172,7 @@ class InstalledAgentPlayer(Player):
                                      model=agent_model_name(self.model_spec), prompt=agent_prompt(reservation.started))
                 ended, reported = await run_episode_agent(
                     self.adapter, self.executable, setup, transcript, timeout_s=self.timeout_s, grace_s=END_GRACE_S,
-                    episode_over=lambda: reservation.episode.over)
+                    episode_over=lambda: reservation.episode.over, finished=Finished(calls))
         except BaseException:
             # Whatever stopped the harness here (a bug, Ctrl-C), the episode does not stay open: --resume plays it.
             release_episode(server.state, reservation, "abandoned", "the harness stopped before the agent ended")
@@ -265,8 +276,9 @@ def harness_problem(model: ToolsSeen, endpoint: BridgeEpisode, steps: int, trans
     if calls and calls[-1].error is not None:
         return f"the model failed behind the agent: {calls[-1].error}"
     if steps == 0 and not model.offered:
-        lines = (transcript / "stderr.log").read_text(encoding="utf-8", errors="replace").strip().splitlines()
-        said = f"; it said: {lines[-1][:300]}" if lines else ""
+        with open(transcript / "stderr.log", encoding="utf-8", errors="replace") as lines:  # read as a stream
+            last = collections.deque((line.strip()[:300] for line in lines if line.strip()), maxlen=1)
+        said = f"; it said: {last[0]}" if last else ""
         return f"the agent never had shopbench's tools (no tool call, no model request offering them){said}"
     return None
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Literal
 
 from evaluators.players.installed.adapter import AgentSetupError, Launch
+from evaluators.players.installed.capture import capped_output
 
 POLL_S = 0.05
 TERM_GRACE_S = 3.0
@@ -47,11 +48,14 @@ class AgentExit:
 
 
 async def run_agent(launch: Launch, *, cwd: Path, stdout: Path, stderr: Path, timeout_s: float,
-                    episode_over: Callable[[], bool], grace_s: float) -> AgentExit:
-    """Run the agent to one of its ends (see AgentExit.reason); stdout and stderr go to files as they come."""
+                    episode_over: Callable[[], bool], grace_s: float,
+                    finished: Callable[[int], bool] | None = None) -> AgentExit:
+    """Run the agent to one of its ends (see AgentExit.reason); stdout and stderr go to files as they come, each
+    cut at its cap (evaluators.players.installed.capture). Once its episode is over it is ended after `grace_s`, or
+    as soon as `finished(pid)` says it has nothing left to do (evaluators.players.installed.settle)."""
     began = time.monotonic()
     adopt_orphans()
-    with open(stdout, "wb") as out, open(stderr, "wb") as err:
+    async with capped_output(stdout) as out, capped_output(stderr) as err:
         try:
             process = await asyncio.create_subprocess_exec(
                 *launch.argv, cwd=cwd, env=launch.env, stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=err,
@@ -72,7 +76,7 @@ async def run_agent(launch: Launch, *, cwd: Path, stdout: Path, stderr: Path, ti
                     break
                 if episode_over():
                     over_since = now if over_since is None else over_since
-                    if now - over_since >= grace_s:
+                    if now - over_since >= grace_s or (finished is not None and finished(process.pid)):
                         reason = "episode_over"
                         break
         finally:

@@ -8,6 +8,7 @@ Usage statistics and telemetry are off, so it reaches nothing but the bridge and
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,6 @@ class QwenCode(AgentAdapter):
     def session_files(self, setup: EpisodeSetup) -> list[Path]:
         return newest_files(setup.home / ".qwen" / "projects", "*/chats/*.jsonl")
 
-    def reported_usage(self, stdout: str) -> dict[str, Any]:
+    def reported_usage(self, stdout: Iterable[str]) -> dict[str, Any]:
         """The `result` line's usage (tokens only: it reports no cost)."""
         return result_usage(stdout)
