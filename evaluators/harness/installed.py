@@ -83,6 +83,9 @@ class InstalledAgentPlayer(Player):
     """Plays each episode with an installed agent; chosen by `run --agent` for any benchmark."""
 
     plays = "an installed agent"
+    files_per_episode = 16
+    """The agent's output pipes, its sessions' and model calls' sockets, the trajectory: 10 were open per episode
+    in flight (a `command:` agent, 8 at a time), and room for an agent that opens more connections."""
 
     @classmethod
     def options_for(cls, spec: BenchmarkSpec) -> tuple[str, ...]:
