@@ -105,3 +105,40 @@ def test_a_command_agent_without_its_executable_fails_once_before_any_episode(de
     ran = run_cli("shoppingbench", "--agent", "command:no-such-agent-here", "--model", "heuristic", "--limit", "1",
                   "--world", str(default_world.root), "--out", str(out), "--no-cache")
     assert ran.exit_code == 2 and "'no-such-agent-here': not found on PATH" in ran.output and not out.exists()
+
+
+INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "never-closes", "version": "1"}}}
+HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+async def test_a_released_episode_s_sessions_are_closed_and_an_address_holds_a_few(default_world, tmp_path):
+    """Sessions opened and never closed (no DELETE), as by an agent that is killed: with the server's cap at four,
+    a second episode opens its session only because releasing the first closed the first's four."""
+    import httpx
+
+    from mcp_server.environment import open_environment
+    from mcp_server.http_limits import HttpLimits
+    from mcp_server.task_tools import release_episode, reserve_episode
+    from mcp_server.trajectory import AgentInfo
+    from mcp_server.transports import episode_url, serve_reserved_episodes
+
+    environment = open_environment(["shoppingbench"], runs_dir=tmp_path / "run", world=default_world)
+    state = environment.server.state
+    agent = AgentInfo(kind="mcp-client", name="never-closes")
+    task = environment.selection(limit=1, intents=["product"])[0][1].task_id
+    first = await reserve_episode(state, task, agent=agent, episode_id="first")
+    async with serve_reserved_episodes(environment.server, HttpLimits(max_sessions=4)) as base, \
+            httpx.AsyncClient(headers=HEADERS) as http:
+        opened = [await http.post(episode_url(base, first.token), json=INITIALIZE) for _ in range(5)]
+        assert [reply.status_code for reply in opened] == [200, 200, 200, 200, 503]
+        assert "holds 4 open sessions" in opened[4].text
+        release_episode(state, first, "agent_exited", "killed")
+        second = await reserve_episode(state, task, agent=agent, episode_id="second")
+        reply = await http.post(episode_url(base, second.token), json=INITIALIZE)
+        assert reply.status_code == 200, reply.text
+        session = {"mcp-session-id": opened[0].headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18"}
+        gone = await http.post(f"{base}/e/{second.token}/mcp", headers=session,
+                               json={"jsonrpc": "2.0", "id": 2, "method": "ping"})
+        assert gone.status_code == 404  # the first episode's session is closed in the SDK too
+        release_episode(state, second, "agent_exited", "killed")
