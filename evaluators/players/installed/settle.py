@@ -49,11 +49,31 @@ class Finished:
 
     def __call__(self, pid: int) -> bool:
         now = time.monotonic()
-        state = None if self.calls.pending else cpu_state([pid, *tree(pid)])
+        state = None if self.calls.pending else cpu_state(descendants(pid))
         if state is None or state != self.seen:
             self.seen, self.since = state, now
             return False
         return now - self.since >= SETTLE_S
+
+
+def descendants(root: int) -> list[int]:
+    """`root` and every process below it, read from each thread's /proc children list (a few reads for a few
+    processes, where a scan of /proc costs ~10 ms on a busy machine); the scan where those lists are missing."""
+    found, frontier = [root], [root]
+    while frontier:
+        pid = frontier.pop()
+        try:
+            children = [int(child) for task in Path(f"/proc/{pid}/task").iterdir()
+                        for child in (task / "children").read_text().split()]
+        except FileNotFoundError:
+            if pid == root and Path(f"/proc/{root}").exists():  # no children lists (an old kernel)
+                return [root, *tree(root)]
+            continue
+        except (OSError, ValueError):
+            continue  # gone since it was listed
+        found += children
+        frontier += children
+    return found
 
 
 def cpu_state(pids: list[int]) -> tuple[int, ...] | None:
