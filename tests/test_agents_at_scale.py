@@ -22,10 +22,10 @@ INTENTS = 4
 """The default world's intents: `--limit N` plays N × INTENTS episodes."""
 
 
-SMALL_CAP_CLI = ("import mcp_server.episode_sessions as sessions; sessions.SESSIONS_PER_EPISODE = 2; "
+SMALL_CAP_CLI = ("import mcp_server.episode_sessions as sessions; sessions.SESSIONS_PER_EPISODE = 1; "
                  "from shopbench.cli import app; app()")
-SMALL_CAP = 2 * (2 + 1)
-"""session_cap(2) with two sessions per episode."""
+SMALL_CAP = 1 * (2 + 1)
+"""session_cap(2) with one session per episode (the agent's: the harness's readiness check closes its own)."""
 
 
 def all_played(out: Path, episodes: int) -> None:
@@ -37,7 +37,7 @@ def all_played(out: Path, episodes: int) -> None:
 def test_claude_code_plays_more_episodes_than_twice_the_session_cap(default_world, tmp_path, monkeypatch):
     """Claude Code leaves its session open when it exits: without the episode's sessions closed at its end, the
     run's server refuses the agent of the episode after the cap."""
-    monkeypatch.setattr(episode_sessions, "SESSIONS_PER_EPISODE", 2)
+    monkeypatch.setattr(episode_sessions, "SESSIONS_PER_EPISODE", 1)  # for a short test
     limit = 2 * session_cap(2) // INTENTS + 1
     out = tmp_path / "run"
     ran = run_cli("shoppingbench", "--agent", "claude-code", "--model", "heuristic", "--limit", str(limit),
@@ -50,7 +50,7 @@ def test_claude_code_plays_more_episodes_than_twice_the_session_cap(default_worl
 
 def test_an_agent_that_never_closes_its_session_is_ended_as_promptly_as_one_that_exits(default_world, tmp_path):
     """The two runs go side by side (each `shopbench run` in its own process, sharing the machine's load), with
-    more episodes than twice the server's session cap (two sessions per episode, for a short test)."""
+    more episodes than twice the server's session cap (one session per episode, for a short test)."""
     limit = 2 * SMALL_CAP // INTENTS + 1
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     runs = {}
