@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 OUTPUT_CAP_BYTES = 16 * 1024 * 1024
 """The most of one stream kept in an episode's transcript (a Claude Code episode writes tens of kB of JSON lines)."""
+PIPE_BYTES = 1024 * 1024
+"""The pipe's buffer (Linux's default 64 KiB could make an agent wait on the harness's busy event loop; 1 MiB is
+what an unprivileged process may ask for)."""
 DRAIN_S = 2.0
 """How long the pipe is read after the agent's tree has ended, for a process outside it that still holds it open."""
 CUT = "\n[shopbench: {name} cut here at {cap} bytes; the agent wrote {total} bytes in all]\n"
@@ -57,6 +61,8 @@ async def capped_output(out: Path, cap: int | None = None) -> AsyncIterator[int]
     `out` up to `cap` bytes (OUTPUT_CAP_BYTES by default). On the way out, once the agent's tree is gone, the rest
     is read until the pipe closes (at most DRAIN_S) and the file is closed."""
     read_end, write_end = os.pipe()
+    with contextlib.suppress(OSError, AttributeError):  # Linux: room for a burst while the event loop is busy
+        fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
     loop = asyncio.get_running_loop()
     try:
         transport, sink = await loop.connect_read_pipe(lambda: CappedFile(out, OUTPUT_CAP_BYTES if cap is None
