@@ -15,7 +15,7 @@ from pathlib import Path
 from mcp_server import episode_sessions
 from mcp_server.episode_sessions import session_cap
 from mcp_server.trajectory import iter_episode_files, read_trajectory
-from tests.test_installed_agents import COMMAND, run_cli
+from tests._agent_runs import COMMAND, run_cli
 
 REPO = Path(__file__).resolve().parent.parent
 INTENTS = 4

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from mcp_server.trajectory import iter_episode_files
-from tests.test_installed_agents import COMMAND, run_cli
+from tests._agent_runs import COMMAND, run_cli
 
 REPO = Path(__file__).resolve().parent.parent
 
