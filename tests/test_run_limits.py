@@ -15,9 +15,13 @@ from tests._agent_runs import COMMAND, run_cli
 REPO = Path(__file__).resolve().parent.parent
 
 
+LIMIT = min(1024, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+"""The open-file limit many machines set (soft and hard 1024), or this machine's lower hard limit."""
+
+
 def common_limit() -> None:
-    """The open-file limit many machines set (soft and hard 1024), in the child about to run."""
-    resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+    """LIMIT as soft and hard limit, in the child about to run."""
+    resource.setrlimit(resource.RLIMIT_NOFILE, (LIMIT, LIMIT))
 
 
 def test_a_concurrency_past_the_open_file_limit_is_refused_in_one_line(default_world, tmp_path):
@@ -30,7 +34,7 @@ def test_a_concurrency_past_the_open_file_limit_is_refused_in_one_line(default_w
     said = (done.stdout + done.stderr).strip().splitlines()
     assert done.returncode == 2 and len(said) == 1, said
     assert said[0].startswith("error: --concurrency 1000 (400 episodes at a time) needs about ")
-    assert "may open 1024 (ulimit -n): use --concurrency " in said[0] and not out.exists()
+    assert f"may open {LIMIT} (ulimit -n): use --concurrency " in said[0] and not out.exists()
 
 
 def test_a_run_whose_log_cannot_be_written_stops_before_any_episode(default_world, tmp_path):

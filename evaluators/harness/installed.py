@@ -71,7 +71,8 @@ if TYPE_CHECKING:
 DEFAULT_TIMEOUT_S = 900.0
 """An episode's wall-clock limit when `--timeout` is not given."""
 END_GRACE_S = 10.0
-"""How long an agent may go on after its episode ended (its closing message) before it is ended."""
+"""How long an agent may go on after its episode ended (its closing message) before it is ended; one that has
+finished (evaluators.players.installed.settle) is ended sooner."""
 READY_TIMEOUT_S = 30.0
 
 
