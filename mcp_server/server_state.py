@@ -89,6 +89,9 @@ class ServerState:
     """Connected clients (HTTP sessions, in-memory connections), so shutdown can end their episodes."""
     reservations: dict[str, ClientState] = field(default_factory=dict)
     """Address token → the client of an episode reserved for an installed agent (task_tools.reserve_episode)."""
+    on_release: list[Callable[[str], None]] = field(default_factory=list)
+    """Called with a reserved episode's token when the harness releases it (the HTTP layer closes its sessions:
+    mcp_server.episode_sessions)."""
     last_disconnect_abandon: float | None = None
     """When (monotonic) an episode was last abandoned because its client's connection closed."""
     limiter: anyio.CapacityLimiter | None = None

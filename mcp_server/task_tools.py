@@ -206,10 +206,12 @@ async def reserve_episode(
 
 
 def release_episode(state: ServerState, reservation: Reservation, status: EndStatus, message: str) -> None:
-    """Close the episode's address and end the episode with `status` and `message` if it is still running (one
-    event written: quick enough for the event loop, and safe where nothing more may be awaited, as when a run is
-    being cancelled)."""
+    """Close the episode's address (and its open sessions) and end the episode with `status` and `message` if it is
+    still running (one event written: quick enough for the event loop, and safe where nothing more may be awaited,
+    as when a run is being cancelled)."""
     state.reservations.pop(reservation.token, None)
+    for released in state.on_release:
+        released(reservation.token)
     reservation.episode.stop(status, message)
 
 

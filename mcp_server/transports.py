@@ -36,6 +36,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from mcp_server.episode_keys import carries_episode_key
+from mcp_server.episode_sessions import EpisodeSessions
 from mcp_server.http_limits import ACCEPT_BACKLOG, HttpLimits, limited_h11
 from mcp_server.server import ShopbenchServer
 from mcp_server.server_state import BINDING_SCOPE_KEY, ServerState
@@ -134,7 +135,8 @@ def http_app(server: ShopbenchServer, *, host: str = "127.0.0.1", token: str | N
         host=host, transport_security=security, json_response=True, max_request_body_size=limits.max_body_bytes,
         session_idle_timeout=limits.session_idle_timeout_s, max_sessions=limits.max_sessions,
     )
-    app = EpisodeAddresses(JsonRpcGuard(sdk_app, security, limits), server.state, reserved_only=reserved_only)
+    sessions = EpisodeSessions(JsonRpcGuard(sdk_app, security, limits), server.state)
+    app = EpisodeAddresses(sessions, server.state, reserved_only=reserved_only)
     return BearerTokenAuth(app, token) if token else app
 
 

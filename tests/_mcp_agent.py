@@ -6,7 +6,9 @@ $SHOPBENCH_MCP_KEY as its bearer credential), one tool call at a time, until the
 waits forever, ignoring SIGTERM itself (what the harness must end at --timeout). `--strays PIDFILE`: after its first
 tool call it leaves a double-forked daemon (one more with an emptied environment) and a `setsid` child behind, all
 ignoring SIGTERM (what must not outlive its episode). `--no-tools`: it offers the model no tool (an agent whose MCP
-connection silently failed), so the model can only answer in text."""
+connection silently failed), so the model can only answer in text. `--linger`: once the model answers in text it
+prints its result and waits forever with its MCP session open (never closing it: the harness ends it). `--flood
+BYTES`: it first writes BYTES of JSON-looking lines to stdout."""
 
 from __future__ import annotations
 
@@ -47,11 +49,14 @@ async def main() -> None:
     parser.add_argument("--hang")
     parser.add_argument("--strays")
     parser.add_argument("--no-tools", action="store_true")
+    parser.add_argument("--linger", action="store_true")
+    parser.add_argument("--flood", type=int, default=0)
     args = parser.parse_args()
     prompt = Path(args.prompt_file).read_text(encoding="utf-8")
     base, key = os.environ["OPENAI_BASE_URL"], os.environ["OPENAI_API_KEY"]
     url = args.url or os.environ["SHOPBENCH_MCP_URL"]
     credential = {"Authorization": f"Bearer {os.environ['SHOPBENCH_MCP_KEY']}"}
+    flood(args.flood)
     async with (create_mcp_http_client(headers=credential) as transport,
                 Client(streamable_http_client(url, http_client=transport), mode="legacy") as session,
                 httpx.AsyncClient(timeout=120) as http):
@@ -67,7 +72,9 @@ async def main() -> None:
             messages.append(message)
             calls = message.get("tool_calls") or []
             if not calls:
-                print(json.dumps({"type": "result", "text": message.get("content")}))
+                print(json.dumps({"type": "result", "text": message.get("content")}), flush=True)
+                if args.linger:
+                    await asyncio.Event().wait()
                 return
             for call in calls:
                 function = call["function"]
@@ -96,6 +103,14 @@ def strays(pidfile: str) -> None:
     child = subprocess.Popen([sys.executable, "-c", IGNORE_TERM], start_new_session=True)
     Path(pidfile).write_text(json.dumps({"daemon": int(daemon.read_text()), "scrubbed": int(scrubbed.read_text()),
                                          "setsid": child.pid}))
+
+
+def flood(size: int) -> None:
+    line = json.dumps({"type": "noise", "text": "x" * 200}).encode() + b"\n"
+    block = line * (1024 * 1024 // len(line))
+    for _ in range(size // len(block)):
+        sys.stdout.buffer.write(block)
+    sys.stdout.buffer.flush()
 
 
 def hang(pidfile: str) -> None:

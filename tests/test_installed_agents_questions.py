@@ -168,6 +168,7 @@ async def test_a_reserved_address_lists_its_episode_s_tools_and_says_its_benchma
     from mcp.shared._httpx_utils import create_mcp_http_client
 
     from mcp_server.environment import open_environment
+    from mcp_server.episode_keys import episode_key
     from mcp_server.task_tools import reserve_episode
     from mcp_server.trajectory import AgentInfo
     from mcp_server.transports import episode_url, serve_reserved_episodes
@@ -181,7 +182,8 @@ async def test_a_reserved_address_lists_its_episode_s_tools_and_says_its_benchma
         for reservation, tools, instructions in ((question, ["submit_answer"], QA_AGENT_INSTRUCTIONS),
                                                  (shopping, list(SHOPPING_TOOLS), MCP_AGENT_INSTRUCTIONS)):
             url = episode_url(base, reservation.token)
-            async with Client(streamable_http_client(url, http_client=create_mcp_http_client()),
+            credential = {"Authorization": f"Bearer {episode_key(reservation.token)}"}
+            async with Client(streamable_http_client(url, http_client=create_mcp_http_client(headers=credential)),
                               mode="legacy") as session:
                 assert [tool.name for tool in (await session.list_tools()).tools] == tools
                 assert session.instructions == instructions

@@ -12,8 +12,9 @@ run's model behind the model bridge on another. Per episode:
    private), its config naming only that address and its bridge endpoint with their per-episode credentials
    (nothing of the world, no API key), its prompt opening with the benchmark's instructions
    (TaskSuite.agent_instructions), until it exits, its `--timeout` runs out, or its episode has been over for
-   END_GRACE_S; then every process it started is ended (evaluators.players.installed.reaper, which also ends,
-   before the run's first agent, what a killed run left);
+   END_GRACE_S (sooner once it has finished: evaluators.players.installed.settle); then every process it started is
+   ended (evaluators.players.installed.reaper, which also ends, before the run's first agent, what a killed run
+   left), and the sessions it opened on its address are closed;
 4. the episode is ended with a reason if the agent left it running (timeout, agent_exited), and its transcript is
    kept beside the trajectory (`episodes/<episode_id>.agent/`).
 
@@ -30,6 +31,7 @@ Behind the agent thinks the run's model, or a scripted baseline: an agentic one 
 from __future__ import annotations
 
 import asyncio
+import collections
 import secrets
 import shutil
 from collections.abc import AsyncIterator
@@ -61,10 +63,12 @@ from evaluators.players.installed.runner import (
     write_summary,
 )
 from evaluators.players.installed.scripted import AnswersQuestion, EpisodeRecordView
+from evaluators.players.installed.settle import CallsInFlight, Finished
 from evaluators.players.pricing import PriceTable
 from evaluators.players.question import Answerer
 from evaluators.players.sessions import http_session
 from mcp_server.episode_keys import episode_key
+from mcp_server.episode_sessions import session_cap
 from mcp_server.http_limits import HttpLimits
 from mcp_server.protocol import DEFAULT_MAX_STEPS
 from mcp_server.suites import TaskListing, TaskSuite
@@ -79,7 +83,8 @@ if TYPE_CHECKING:
 DEFAULT_TIMEOUT_S = 900.0
 """An episode's wall-clock limit when `--timeout` is not given."""
 END_GRACE_S = 10.0
-"""How long an agent may go on after its episode ended (its closing message) before it is ended."""
+"""How long an agent may go on after its episode ended (its closing message) before it is ended; one that has
+finished (evaluators.players.installed.settle) is ended sooner."""
 READY_TIMEOUT_S = 30.0
 
 
@@ -91,6 +96,9 @@ class InstalledAgentPlayer(Player):
     """Plays each episode with an installed agent; chosen by `run --agent` for any benchmark."""
 
     plays = "an installed agent"
+    files_per_episode = 16
+    """The agent's output pipes, its sessions' and model calls' sockets, the trajectory: 10 were open per episode
+    in flight (a `command:` agent, 8 at a time), and room for an agent that opens more connections."""
 
     @classmethod
     def options_for(cls, spec: BenchmarkSpec) -> tuple[str, ...]:
@@ -120,6 +128,7 @@ class InstalledAgentPlayer(Player):
         self.spec, self.model_spec = spec, config.model
         self.max_steps = config.options.max_steps
         self.timeout_s = execution.episode_timeout_s or DEFAULT_TIMEOUT_S
+        self.concurrency = execution.concurrency
         decoding = config.decoding
         given = (decoding.temperature, decoding.max_tokens, decoding.top_p)
         self.generate = None if given == (None, None, None) else GenerateConfig(
@@ -150,7 +159,7 @@ class InstalledAgentPlayer(Player):
         """The episodes' addresses and the model bridge, for the whole run."""
         await asyncio.to_thread(end_leftovers)
         server = environment.server
-        limits = HttpLimits(session_idle_timeout_s=self.timeout_s + 60.0)
+        limits = self.http_limits()
         async with (serve_reserved_episodes(server, limits) as base_url,
                     ModelBridge(key=secrets.token_urlsafe(24), prices=self.prices,
                                 server_tools=frozenset(server.declared_tools)) as bridge):
@@ -159,6 +168,11 @@ class InstalledAgentPlayer(Player):
                 yield
             finally:
                 self._server, self._bridge = None, None
+
+    def http_limits(self) -> HttpLimits:
+        """The per-run server's limits: sessions for the run's concurrency (each episode's are closed when it ends:
+        mcp_server.episode_sessions), kept open while idle as long as an agent may take."""
+        return HttpLimits(max_sessions=session_cap(self.concurrency), session_idle_timeout_s=self.timeout_s + 60.0)
 
     async def play(
         self, session: Any, unit: WorkUnit[TaskListing], suite: TaskSuite, episode_id: str | None
@@ -174,7 +188,8 @@ class InstalledAgentPlayer(Player):
         shutil.rmtree(transcript, ignore_errors=True)  # a stray one, from an attempt that left no episode
         hidden = HiddenFolder(self._episode_model(unit, suite, reservation))
         model = ToolsSeen(hidden)
-        endpoint = bridge.open_episode(model, config=self.generate, tools=frozenset(reservation.started.tools),
+        calls = CallsInFlight(model)
+        endpoint = bridge.open_episode(calls, config=self.generate, tools=frozenset(reservation.started.tools),
                                        key=secrets.token_urlsafe(24))
         steps.ledger = endpoint.ledger
         url, mcp_key = episode_url(self._base_url, reservation.token), episode_key(reservation.token)
@@ -192,7 +207,7 @@ class InstalledAgentPlayer(Player):
                                      mcp_key=mcp_key)
                 ended, reported = await run_episode_agent(
                     self.adapter, self.executable, setup, transcript, timeout_s=self.timeout_s, grace_s=END_GRACE_S,
-                    episode_over=lambda: reservation.episode.over)
+                    episode_over=lambda: reservation.episode.over, finished=Finished(calls))
         except BaseException:
             # Whatever stopped the harness here (a bug, Ctrl-C), the episode does not stay open: --resume plays it.
             release_episode(server.state, reservation, "abandoned", "the harness stopped before the agent ended")
@@ -308,8 +323,9 @@ def harness_problem(model: ToolsSeen, endpoint: BridgeEpisode, steps: int, trans
     if calls and calls[-1].error is not None:
         return f"the model failed behind the agent: {calls[-1].error}"
     if steps == 0 and not model.offered:
-        lines = (transcript / "stderr.log").read_text(encoding="utf-8", errors="replace").strip().splitlines()
-        said = f"; it said: {lines[-1][:300]}" if lines else ""
+        with open(transcript / "stderr.log", encoding="utf-8", errors="replace") as lines:  # read as a stream
+            last = collections.deque((line.strip()[:300] for line in lines if line.strip()), maxlen=1)
+        said = f"; it said: {last[0]}" if last else ""
         return f"the agent never had shopbench's tools (no tool call, no model request offering them){said}"
     return None
 

@@ -41,6 +41,9 @@ class Player:
     """What it plays, for error messages ("an agentic benchmark")."""
     baselines_are_models: ClassVar[bool] = False
     """Whether its benchmarks' baselines are model specs (they can then drive an installed agent)."""
+    files_per_episode: ClassVar[int] = 2
+    """Open files one episode in flight holds: its trajectory, a connection to its model (evaluators.harness.
+    file_limits)."""
     agent: AgentInfo
 
     @classmethod

@@ -11,10 +11,10 @@ into the local run folder from the server's `shopbench://episodes/{episode_id}` 
 
 Every failed episode is one line (episode id, cause) on the terminal and a traceback in the run's `run.log`;
 identical causes are counted in the summary, and a run whose first episodes all fail for one cause stops early.
-A run folder that cannot be written (a full disk) stops the run with `RunFolderUnwritable`: no episode is started
-after it, the files hold whole events only, and `--resume` plays the rest once there is space. An episode the server
-ended as an error (it could not write its trajectory) counts as failed, never as played. SIGINT or SIGTERM stops the
-run in order (evaluators.harness.signals) with `RunInterrupted`.
+A run folder that cannot be written (a full disk, a run.log that cannot be opened) stops the run with
+`RunFolderUnwritable`: no episode is started after it, the files hold whole events only, and `--resume` plays the
+rest once there is space. An episode the server ended as an error (it could not write its trajectory) counts as
+failed, never as played. SIGINT or SIGTERM stops the run in order (evaluators.harness.signals) with `RunInterrupted`.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from typing import Any, Generic, TypeVar
 from benchmarks.jsonl import write_text_atomic
 from benchmarks.registry import get_benchmark
 from evaluators.harness.config import RunConfig, check_options, environment_options
+from evaluators.harness.file_limits import check_open_files
 from evaluators.harness.manifest import (
     demonstration_parameters,
     git_revision,
@@ -62,7 +63,7 @@ from evaluators.harness.signals import stop_on_signals, wait_for_threads
 from evaluators.players.sessions import http_session, in_process_session
 from mcp_server.environment import open_environment
 from mcp_server.suites import TaskListing
-from mcp_server.trajectory import RunManifest, episode_path
+from mcp_server.trajectory import RunManifest, episode_path, write_failure_reason
 
 T = TypeVar("T")
 
@@ -134,6 +135,8 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
     if shard:
         units = shard.select(units)
     try:
+        if cluster is None:  # on Ray, the episodes' files are the workers'
+            check_open_files(execution.concurrency, len(units), player.files_per_episode)
         packages, revision = provenance.result()
         manifest = open_run(run_dir, RunManifest(
             run_id=new_run_id(spec.name),
@@ -160,7 +163,11 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
         await _release(player, cluster)
         raise
     log_file = run_dir / LOG_FILE
-    handler, level = file_log(log_file)
+    try:
+        handler, level = file_log(log_file)
+    except OSError as error:  # no episode starts whose failure could not be told
+        await _release(player, cluster)
+        raise RunFolderUnwritable(run_dir, f"{LOG_FILE}: {write_failure_reason(error)}") from None
     summary: RunSummary | None = None
     remote = execution.server_url
     try:

@@ -24,8 +24,9 @@ class RunLog(logging.FileHandler):
 
 def file_log(path: Path) -> tuple[RunLog, int]:
     """The run's log file: tracebacks of failed episodes (shopbench's DEBUG records) and every warning or error
-    logged during the run. Returns the handler and the "shopbench" logger's level to restore."""
-    handler = RunLog(path, encoding="utf-8", delay=True)
+    logged during the run. Returns the handler and the "shopbench" logger's level to restore. The file is opened
+    now: OSError when it cannot be (the run then stops before any episode)."""
+    handler = RunLog(path, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logging.getLogger().addHandler(handler)
     logger = logging.getLogger("shopbench")

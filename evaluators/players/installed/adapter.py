@@ -14,12 +14,16 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
 from mcp_server.protocol import SERVER_NAME
 
+MAX_EVENT_CHARS = 1024 * 1024
+"""The longest stdout line read as an event: the usage lines are short, and a huge line parsed would cost the
+harness many times its size in memory."""
 VERSION = re.compile(r"\d+\.\d+(?:\.\d+)?(?:[-+.][0-9A-Za-z.-]+)?")
 
 
@@ -94,8 +98,9 @@ class AgentAdapter:
         """The agent's own session transcript files, copied beside the trajectory."""
         return []
 
-    def reported_usage(self, stdout: str) -> dict[str, Any]:
-        """Tokens and cost as the agent reports them on stdout (its own count; the bridge's ledger is the run's)."""
+    def reported_usage(self, stdout: Iterable[str]) -> dict[str, Any]:
+        """Tokens and cost as the agent reports them on stdout, read line by line (its own count; the bridge's
+        ledger is the run's)."""
         return {}
 
     def agent_details(self, executable: Path | None) -> dict[str, Any]:
@@ -106,11 +111,14 @@ class AgentAdapter:
 def base_env(setup: EpisodeSetup) -> dict[str, str]:
     """The environment every agent starts from: PATH (to find node), a locale, and its fresh HOME; never the user's
     HOME, API keys or anything else."""
-    env = {"PATH": os.environ.get("PATH", os.defpath), "HOME": str(setup.home), "LANG": "C.UTF-8"}
+    return {"PATH": agent_path(), "HOME": str(setup.home), "LANG": "C.UTF-8"}
+
+
+def agent_path() -> str:
+    """The PATH an agent gets: this process's, with node's folder first."""
+    path = os.environ.get("PATH", os.defpath)
     node = shutil.which("node")
-    if node is not None:
-        env["PATH"] = f"{Path(node).parent}{os.pathsep}{env['PATH']}"
-    return env
+    return path if node is None else f"{Path(node).parent}{os.pathsep}{path}"
 
 
 def mcp_servers(setup: EpisodeSetup, **extra: Any) -> dict[str, Any]:
@@ -158,23 +166,27 @@ def executable_version(argv: list[str]) -> str:
     return found.group(0)
 
 
-def json_lines(text: str) -> list[dict[str, Any]]:
-    """The JSON objects of a JSONL stream (an agent's stdout), skipping lines that are not."""
-    objects = []
-    for line in text.splitlines():
+def json_lines(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
+    """The JSON objects of a JSONL stream (an agent's stdout), one at a time, skipping lines that are not and lines
+    longer than MAX_EVENT_CHARS."""
+    for line in lines:
+        if len(line) > MAX_EVENT_CHARS:
+            continue
         try:
             value = json.loads(line)
         except ValueError:
             continue
         if isinstance(value, dict):
-            objects.append(value)
-    return objects
+            yield value
 
 
-def result_usage(stdout: str, *, with_cost: bool = False) -> dict[str, Any]:
+def result_usage(stdout: Iterable[str], *, with_cost: bool = False) -> dict[str, Any]:
     """Tokens, turns and permission denials from the last `result` event of a stream-json stdout (the shape Claude
     Code and qwen-code share), and its `total_cost_usd` when `with_cost`; {} without one."""
-    result = next((line for line in reversed(json_lines(stdout)) if line.get("type") == "result"), None)
+    result = None
+    for event in json_lines(stdout):
+        if event.get("type") == "result":
+            result = event
     if result is None:
         return {}
     usage = result.get("usage") or {}

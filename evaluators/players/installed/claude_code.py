@@ -10,6 +10,7 @@ reports).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +51,7 @@ class ClaudeCode(AgentAdapter):
     def session_files(self, setup: EpisodeSetup) -> list[Path]:
         return newest_files(self._config_dir(setup) / "projects", "*/*.jsonl")
 
-    def reported_usage(self, stdout: str) -> dict[str, Any]:
+    def reported_usage(self, stdout: Iterable[str]) -> dict[str, Any]:
         """The `result` line: its own token count and the cost at its own prices (for Claude models only)."""
         return result_usage(stdout, with_cost=True)
 

@@ -11,6 +11,7 @@ network.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +54,7 @@ class Codex(AgentAdapter):
     def session_files(self, setup: EpisodeSetup) -> list[Path]:
         return newest_files(self._codex_home(setup) / "sessions", "**/*.jsonl")
 
-    def reported_usage(self, stdout: str) -> dict[str, Any]:
+    def reported_usage(self, stdout: Iterable[str]) -> dict[str, Any]:
         """The sum of its `turn.completed` usage (tokens only: it reports no cost)."""
         turns = [line.get("usage") or {} for line in json_lines(stdout) if line.get("type") == "turn.completed"]
         if not turns:

@@ -9,13 +9,18 @@ and the MCP address's credential as SHOPBENCH_MCP_KEY (sent as `Authorization: B
 reads a command line: {prompt} and the addresses put the task and its endpoints there (the credentials never go
 there), so prefer {prompt_file}, {mcp_config} and the environment. Which tools such
 an agent offers its model is its own affair: the bridge shows the model shopbench's tools only.
+
+The command's executable (its first word) is looked up once, on the PATH the agent gets, when the adapter is made:
+a missing one is one error before any episode, not a failure per episode.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shlex
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +29,7 @@ from evaluators.players.installed.adapter import (
     AgentSetupError,
     EpisodeSetup,
     Launch,
+    agent_path,
     base_env,
     mcp_servers,
     prompt_file,
@@ -49,6 +55,8 @@ class CommandAgent(AgentAdapter):
             raise AgentSetupError(f"--agent {PREFIX}{template}: {what}; placeholders: "
                                   f"{', '.join('{' + name + '}' for name in PLACEHOLDERS)}")
         self.template = template
+        self.program = resolve_command(self.words[0], template)
+        """The first word, found on the agent's PATH (a word with a placeholder is taken as it is)."""
 
     def launch(self, executable: Path, setup: EpisodeSetup) -> Launch:
         prompt = prompt_file(setup)
@@ -56,7 +64,7 @@ class CommandAgent(AgentAdapter):
                   "mcp_config": str(write_json(setup.home / "mcp.json", mcp_servers(setup))),
                   "mcp_url": setup.mcp_url, "base_url": setup.base_url, "openai_base_url": setup.openai_base_url,
                   "workdir": str(setup.workdir)}
-        argv = [PLACEHOLDER.sub(lambda match: values[match[1]], word) for word in self.words]
+        argv = [PLACEHOLDER.sub(lambda match: values[match[1]], word) for word in [self.program, *self.words[1:]]]
         env = base_env(setup) | {"SHOPBENCH_MCP_URL": setup.mcp_url, "ANTHROPIC_BASE_URL": setup.base_url,
                                  "OPENAI_BASE_URL": setup.openai_base_url, "ANTHROPIC_API_KEY": setup.api_key,
                                  "OPENAI_API_KEY": setup.api_key, "SHOPBENCH_MCP_KEY": setup.mcp_key}
@@ -71,3 +79,15 @@ class CommandAgent(AgentAdapter):
 
     def agent_details(self, executable: Path | None) -> dict[str, Any]:
         return {"template": self.template}
+
+
+def resolve_command(word: str, template: str) -> str:
+    """The executable `word` names, as an absolute path (a name is looked up on the agent's PATH); an error saying
+    which word when there is none."""
+    if PLACEHOLDER.search(word):
+        return word
+    found = shutil.which(word, path=agent_path()) if os.sep not in word else word
+    if found is None or not (os.path.isfile(found) and os.access(found, os.X_OK)):
+        where = "not found on PATH" if os.sep not in word else "not an executable file"
+        raise AgentSetupError(f"--agent {PREFIX}{template}: {word!r}: {where}")
+    return os.path.abspath(found)

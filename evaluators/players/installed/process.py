@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Literal
 
 from evaluators.players.installed.adapter import AgentSetupError, Launch
+from evaluators.players.installed.capture import capped_output
 from evaluators.players.installed.reaper import (
     MARKER,
     agent_cgroup,
@@ -60,8 +61,11 @@ class AgentExit:
 
 
 async def run_agent(launch: Launch, *, cwd: Path, stdout: Path, stderr: Path, timeout_s: float,
-                    episode_over: Callable[[], bool], grace_s: float) -> AgentExit:
-    """Run the agent to one of its ends (see AgentExit.reason); stdout and stderr go to files as they come."""
+                    episode_over: Callable[[], bool], grace_s: float,
+                    finished: Callable[[int], bool] | None = None) -> AgentExit:
+    """Run the agent to one of its ends (see AgentExit.reason); stdout and stderr go to files as they come, each
+    cut at its cap (evaluators.players.installed.capture). Once its episode is over it is ended after `grace_s`, or
+    as soon as `finished(pid)` says it has nothing left to do (evaluators.players.installed.settle)."""
     began = time.monotonic()
     adopt_orphans()
     start_watchdog()
@@ -70,11 +74,12 @@ async def run_agent(launch: Launch, *, cwd: Path, stdout: Path, stderr: Path, ti
     if cgroup is not None and shutil.which(launch.argv[0], path=launch.env.get("PATH")) is None:
         end_cgroup(cgroup)  # the shell entering it would only say so on stderr
         raise AgentSetupError(f"{launch.argv[0]} could not be started (no such executable)")
-    with open(stdout, "wb") as out, open(stderr, "wb") as err, open(launch.stdin or os.devnull, "rb") as given:
+    async with capped_output(stdout) as out, capped_output(stderr) as err:
         try:
-            process = await asyncio.create_subprocess_exec(
-                *entering(cgroup, launch.argv), cwd=cwd, env={**launch.env, MARKER: marker}, stdin=given, stdout=out,
-                stderr=err, start_new_session=True)
+            with open(launch.stdin or os.devnull, "rb") as given:  # the child holds its own copy once started
+                process = await asyncio.create_subprocess_exec(
+                    *entering(cgroup, launch.argv), cwd=cwd, env={**launch.env, MARKER: marker}, stdin=given,
+                    stdout=out, stderr=err, start_new_session=True)
         except OSError as error:
             if cgroup is not None:
                 end_cgroup(cgroup)
@@ -93,7 +98,7 @@ async def run_agent(launch: Launch, *, cwd: Path, stdout: Path, stderr: Path, ti
                     break
                 if episode_over():
                     over_since = now if over_since is None else over_since
-                    if now - over_since >= grace_s:
+                    if now - over_since >= grace_s or (finished is not None and finished(process.pid)):
                         reason = "episode_over"
                         break
         finally:

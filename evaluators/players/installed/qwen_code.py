@@ -9,6 +9,7 @@ confirmation asked). Usage statistics and telemetry are off, so it reaches nothi
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,6 @@ class QwenCode(AgentAdapter):
     def session_files(self, setup: EpisodeSetup) -> list[Path]:
         return newest_files(setup.home / ".qwen" / "projects", "*/chats/*.jsonl")
 
-    def reported_usage(self, stdout: str) -> dict[str, Any]:
+    def reported_usage(self, stdout: Iterable[str]) -> dict[str, Any]:
         """The `result` line's usage (tokens only: it reports no cost)."""
         return result_usage(stdout)

@@ -39,20 +39,21 @@ def prompt_templates(instructions: str) -> dict[str, str]:
 
 
 async def run_episode_agent(adapter: AgentAdapter, executable: Path | None, setup: EpisodeSetup, transcript: Path,
-                            *, timeout_s: float, grace_s: float, episode_over: Callable[[], bool]
-                            ) -> tuple[AgentExit, dict[str, Any]]:
+                            *, timeout_s: float, grace_s: float, episode_over: Callable[[], bool],
+                            finished: Callable[[int], bool] | None = None) -> tuple[AgentExit, dict[str, Any]]:
     """Start the agent on its episode and keep its transcript; returns how it ended and the usage it reported."""
     transcript.mkdir(parents=True, exist_ok=True)
     (transcript / "prompt.txt").write_text(setup.prompt, encoding="utf-8")
     launch = adapter.launch(executable or Path(), setup)
     stdout = transcript / "stdout.jsonl"
     ended = await run_agent(launch, cwd=setup.workdir, stdout=stdout, stderr=transcript / "stderr.log",
-                            timeout_s=timeout_s, episode_over=episode_over, grace_s=grace_s)
+                            timeout_s=timeout_s, episode_over=episode_over, grace_s=grace_s, finished=finished)
     for index, path in enumerate(adapter.session_files(setup)):
         session = transcript / "session"
         session.mkdir(exist_ok=True)
         shutil.copy2(path, session / (path.name if index == 0 else f"{index}-{path.name}"))
-    reported = adapter.reported_usage(stdout.read_text(encoding="utf-8", errors="replace"))
+    with open(stdout, encoding="utf-8", errors="replace") as lines:  # read as a stream: it may be large
+        reported = adapter.reported_usage(lines)
     return ended, reported
 
 
