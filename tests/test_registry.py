@@ -48,11 +48,11 @@ def test_listings_keep_the_builtins_order_whichever_module_is_imported_first(fir
     listed = run_python(f"import {first}\nfrom benchmarks.registry import benchmark_names\nprint(*benchmark_names())",
                         home=tmp_path)
     assert listed.returncode == 0, listed.stderr
-    plugin = ["tiny-bench"] if first.startswith("tests.") else []
+    plugin = ["tiny-bench"] if first.startswith("examples.") else []
     assert listed.stdout.split() == ["shoppingbench", "shopping-mmlu", "intentionqa", "session-intent", *plugin]
 
 
-def test_a_benchmark_registered_in_tests_runs_and_scores(tmp_path: Path) -> None:
+def test_a_benchmark_registered_in_examples_runs_and_scores(tmp_path: Path) -> None:
     runner = CliRunner()
     # (the help text lists the benchmarks registered when shopbench.cli was first imported; the command itself
     # looks every name up in the registry when it runs)
