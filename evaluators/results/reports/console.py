@@ -129,3 +129,24 @@ def question_renderables(result: QAScoreResult) -> list[Any]:
     if any(result.not_scored.values()):
         lines.append(f"not scored: {result.not_scored}")
     return lines
+
+
+HEADLINE_GROUPS = 9
+"""More groups than this (Shopping MMLU's 57 tasks) are shown by their roll-ups (`skill:...`) and the overall."""
+
+
+def headline_table(result: Any) -> Table:
+    """The run's headline, what `shopbench run` ends with: the primary metric per group (intent, task) and overall,
+    with its 95% interval and n — the numbers `shopbench score` prints, which shows every other metric too."""
+    from evaluators.results.reports.tables import interval_text
+
+    rows = [row for row in result.metric_rows() if row.metric == result.primary_metric]
+    if len(rows) > HEADLINE_GROUPS:
+        rows = [row for row in rows if ":" in row.group or row.group == "overall"]
+    table = Table(title=f"{result.benchmark} · {result.primary_metric}", title_justify="left")
+    table.add_column("group", overflow="fold")
+    table.add_column(f"{result.primary_metric} [95% CI]", justify="right", no_wrap=True)
+    table.add_column("n", justify="right", no_wrap=True)
+    for row in rows:
+        table.add_row(row.group, interval_text(row), str(row.n or ""), style="bold" if row.group == "overall" else "")
+    return table
