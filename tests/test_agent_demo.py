@@ -1,6 +1,6 @@
-"""`shopbench demo` (make demo): plays one task per intent, prints the episodes, then one leaderboard of the model beside
-the scripted baselines on the same tasks, how to read it and what to try next, in 80 columns; `shopbench run` ends
-with the headline scores `shopbench score` prints."""
+"""`shopbench demo` (make demo): plays one task per intent, prints the episodes, then one leaderboard of the model
+beside the scripted baselines on the same tasks, how to read it and what to try next, in 80 columns; `shopbench run`
+ends with the headline scores `shopbench score` prints."""
 
 from __future__ import annotations
 
