@@ -66,3 +66,19 @@ def test_run_ends_with_the_scores_score_prints(tmp_path):
     for group, value in headline.items():  # score prints the same numbers (to four digits)
         row = next(line for line in scored.output.splitlines() if line.startswith(f"│ {group} "))
         assert f"{float(value):.4f}"[:5] in row
+
+
+def test_score_at_80_columns_cuts_no_number(default_world, tmp_path):
+    from shopbench.cli import app
+
+    out = tmp_path / "run"
+    ran = CliRunner().invoke(app, ["run", "shoppingbench", "--model", "heuristic", "--limit", "1", "--out", str(out),
+                                   "--world", str(default_world.root)])
+    assert ran.exit_code == 0, ran.output
+    scored = CliRunner().invoke(app, ["score", str(out)], env={"COLUMNS": "80"})
+    assert scored.exit_code == 0, scored.output
+    assert max(len(line.rstrip()) for line in scored.output.splitlines()) <= 80
+    assert not re.search(r"\d\.\d*…|\[\d?\.?…|…\d", scored.output), scored.output  # no "1.0…", "[1.…"
+    lines = scored.output.splitlines()
+    assert any(re.match(r"\s*average over intents\s+4\s+\d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\]", line) for line in lines)
+    assert any(line.split()[:3] == ["intent", "id", "title"] for line in lines)  # the per-constraint means, whole

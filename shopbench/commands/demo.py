@@ -128,7 +128,7 @@ def next_commands(runs_dir: Path, baselines: list[Path]) -> str:
         "Next: step through the model's episodes; write report.html with figures; put an installed agent in the "
         "model's place (offline: a baseline thinks for it); play a task yourself:",
         f"  shopbench replay {runs_dir}",
-        f"  (cd {runs_dir} && shopbench report . {folder}/*)   # writes report/report.html there",
+        f"  (cd {runs_dir} && shopbench report . {folder}/*)",
         "  shopbench run shoppingbench --agent codex --model heuristic --limit 1",
         "  shopbench play --player you --random",
     ])
