@@ -39,8 +39,9 @@ FIND_FIELDS = CARD_FIELDS
 
 ShortText = Annotated[str, WithJsonSchema({"type": "string", "maxLength": MAX_TEXT_CHARS})]
 """An optional parameter's string whose schema states its `maxLength` next to `type: string` (inside the nullable
-`anyOf`): strict validators (Ajv's strictTypes, as qwen-code runs it) refuse `maxLength` beside an `anyOf` with no
-type. The bound is advertised, not enforced: a longer value gets the tool's own error, which the agent reads."""
+`anyOf`): strict validators (Ajv's strictTypes; qwen-code's too) refuse `maxLength` beside an `anyOf` with no type.
+The schema advertises the bound; the tool checks it (`check_length`), so a longer value gets an error the agent
+reads."""
 """What find_product shows of each hit: the product index's cards (one list, so the two cannot drift apart)."""
 VIEW_FIELDS = (
     "product_id", "title", "price", "shop_id", "short_description", "description", "sku_options", "attributes",
