@@ -16,6 +16,7 @@ from shopbench_tui.play.screens import (
     ConfirmAnswerScreen,
     ConfirmQuitScreen,
     EndScreen,
+    ProductPage,
     QuestionScreen,
     ShoppingScreen,
     TaskPickerScreen,
@@ -328,3 +329,21 @@ def test_play_without_player_names_the_default_and_uses_it(tmp_path: Path) -> No
                                       "--runs", str(tmp_path / "r")])
     assert result.exit_code == 2
     assert f"playing as {getpass.getuser()!r} (the OS user; give --player NAME to choose)" in result.output
+
+
+async def test_a_product_page_opens_over_the_screen_at_80_columns(default_world, shop_task, tmp_path) -> None:
+    """Too narrow to read it beside the results: the page opens over them, whole, and esc goes back."""
+    runs = tmp_path / "runs"
+    app = PlayApp(build_play_server("shoppingbench", runs), runs, player="ana", task_id=shop_task.task_id,
+                  clock=lambda: 0.0)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ShoppingScreen))
+        table = await search(pilot, shop_task.targets[0].title[0])
+        chosen = table.product_id_at_cursor()
+        await pilot.press("v")
+        await until(pilot, lambda: isinstance(app.screen, ProductPage))
+        await settle(pilot)
+        (card,) = app.screen.query(ProductCard)
+        assert card.product["product_id"] == chosen and card.size.width >= 70
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ShoppingScreen))
