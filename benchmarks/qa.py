@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, Field
 
+from benchmarks.names import did_you_mean
+
 if TYPE_CHECKING:
     import numpy as np  # an annotation only: `shopbench --help` loads this module and not numpy
 
@@ -191,4 +193,6 @@ def items_path(benchmark: QuestionBenchmark[Any], task_set: str | None) -> Path 
 
 def check_prompting(benchmark: QuestionBenchmark[Any], prompting: str) -> None:
     if prompting not in benchmark.promptings:
-        raise ValueError(f"{benchmark.name} supports --prompting {', '.join(benchmark.promptings)}; not {prompting!r}")
+        hint = did_you_mean(prompting, benchmark.promptings)
+        raise ValueError(f"{benchmark.name} supports --prompting {', '.join(benchmark.promptings)}; not {prompting!r}"
+                         + (f".{hint}" if hint else ""))

@@ -22,12 +22,13 @@ a module to import), or by importing a module that registers before calling shop
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+from benchmarks.names import did_you_mean
 
 if TYPE_CHECKING:
     from benchmarks.qa import QuestionBenchmark
@@ -186,9 +187,8 @@ def get_benchmark(name: str) -> BenchmarkSpec:
     _load()
     spec = _REGISTRY.get(name)
     if spec is None:
-        close = difflib.get_close_matches(name, list(_REGISTRY), n=2, cutoff=0.6)
-        hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-        raise UnknownBenchmarkError(f"no benchmark {name!r}.{hint} Known: {', '.join(benchmark_names())}.")
+        raise UnknownBenchmarkError(f"no benchmark {name!r}.{did_you_mean(name, _REGISTRY)} Known: "
+                                    f"{', '.join(benchmark_names())}.")
     return spec
 
 

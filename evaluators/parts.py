@@ -14,7 +14,7 @@ import loop can start here), or the object itself. What each part is, called wit
 - results_reader: `(spec) -> ResultsReader` — per-task outcomes, coverage, audit and console tables for reports;
 - inspect_task: `(spec, **task_parameters) -> inspect_ai.Task` — its keyword parameters are the task's `-T` options.
 
-Plugins register by importing this module and calling `register_parts` (tests/tiny_sandbox.py does).
+Plugins register by importing this module and calling `register_parts` (examples/tiny_sandbox.py does).
 """
 
 from __future__ import annotations

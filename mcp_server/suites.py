@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from benchmarks.names import did_you_mean
 from mcp_server.protocol import TaskListing
 from mcp_server.toolbox import EpisodeTool, ToolRunner
 
@@ -128,7 +129,8 @@ def select_tasks(
         groups = list(dict.fromkeys(str(listing.intent) for _, listing in listed))
         unknown = [intent for intent in intents if intent not in groups]
         if unknown:
-            raise NotPlayable(f"no task group {', '.join(map(repr, unknown))} in {where}; the groups are: "
+            hints = "".join(did_you_mean(intent, groups) for intent in unknown)
+            raise NotPlayable(f"no task group {', '.join(map(repr, unknown))} in {where}.{hints} The groups are: "
                               f"{', '.join(groups)} (pass one of them with --intent)")
         listed = [(suite, listing) for suite, listing in listed if listing.intent in intents]
     if task_ids:

@@ -9,7 +9,8 @@ The schemas are lean, because the official client validates every result against
 grows with every property it descends into (~5 µs each): references are inlined, titles dropped, a nullable field is
 `{"type": [T, "null"]}` rather than an `anyOf` of two schemas (the same constraint, one descent instead of three),
 and the records of a list (find_product hits, view_product_information entries, web_search results) are checked for
-their required keys, with their fields and types in the description instead of a schema per field. That took
+their required keys (each declared with the empty schema), with their fields and types in the description instead
+of a schema per field. That took
 validating a find_product page from ~0.44 to ~0.1 ms. What is declared is still exactly what the sandbox returns.
 """
 
@@ -97,12 +98,16 @@ def output_schema(tool: str, observation: Any) -> dict[str, Any]:
 
 def record_schema(model: type[BaseModel]) -> dict[str, Any]:
     """A record as an object with its required keys; every field, with its JSON type, is named in the description.
-    Other keys are allowed, JSON Schema's default (not spelt out: clients check every hit of a page against it)."""
+    Other keys are allowed, JSON Schema's default (not spelt out: clients check every hit of a page against it). Each
+    required key is also declared under `properties` with the empty schema (any value, nothing to descend into): a
+    strict validator (Ajv's strictRequired) refuses a `required` key that `properties` does not name."""
     full = lean_schema(model.model_json_schema())
     fields = ", ".join(f"{name} ({_type_words(sub)})" for name, sub in full.get("properties", {}).items())
+    required = full.get("required", [])
     return {
         "type": "object",
-        "required": full.get("required", []),
+        "properties": {name: {} for name in required},
+        "required": required,
         "description": f"{(model.__doc__ or model.__name__).strip()} Fields: {fields}.",
     }
 

@@ -36,6 +36,12 @@ MAX_TEXT_CHARS = 200
 """Longest shop_id, price or service string."""
 MAX_RESULTS = 20
 FIND_FIELDS = CARD_FIELDS
+
+ShortText = Annotated[str, WithJsonSchema({"type": "string", "maxLength": MAX_TEXT_CHARS})]
+"""An optional parameter's string whose schema states its `maxLength` next to `type: string` (inside the nullable
+`anyOf`): strict validators (Ajv's strictTypes; qwen-code's too) refuse `maxLength` beside an `anyOf` with no type.
+The schema advertises the bound; the tool checks it (`check_length`), so a longer value gets an error the agent
+reads."""
 """What find_product shows of each hit: the product index's cards (one list, so the two cannot drift apart)."""
 VIEW_FIELDS = (
     "product_id", "title", "price", "shop_id", "short_description", "description", "sku_options", "attributes",
@@ -55,13 +61,9 @@ class FindProductArgs(Arguments):
         description="Result page, 1 to 5 (10 products per page, 50 at most in all).",
         json_schema_extra={"minimum": 1, "maximum": MAX_PAGE},
     )
-    shop_id: str | None = Field(
-        None, description="Only products of this shop (exact shop_id).", json_schema_extra={"maxLength": MAX_TEXT_CHARS}
-    )
-    price: str | None = Field(
-        None,
-        description='Price range, bounds inclusive: "lo-hi", "lo-" (at least lo) or "-hi" (at most hi).',
-        json_schema_extra={"maxLength": MAX_TEXT_CHARS},
+    shop_id: ShortText | None = Field(None, description="Only products of this shop (exact shop_id).")
+    price: ShortText | None = Field(
+        None, description='Price range, bounds inclusive: "lo-hi", "lo-" (at least lo) or "-hi" (at most hi).'
     )
     # The schema lists the four values; any other value is ignored (relevance order), as the reference does (SPEC).
     sort: Annotated[str, WithJsonSchema({"type": "string", "enum": list(SORTS)})] | None = Field(
@@ -69,11 +71,10 @@ class FindProductArgs(Arguments):
         description="priceasc (price ascending), pricedesc (price descending), order (sales volume descending) or "
         "default (relevance). Sorting reorders the 50 most relevant matches.",
     )
-    service: str | None = Field(
+    service: ShortText | None = Field(
         None,
         description="Comma-joined services every product must offer: official (LazMall: authenticity guarantee, "
         "free returns), freeShipping, COD (cash on delivery), flashsale (limited-time discounts); default = none.",
-        json_schema_extra={"maxLength": MAX_TEXT_CHARS},
     )
 
 

@@ -8,8 +8,50 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import sys
+from collections.abc import Sequence
+from typing import Any
 
 import typer
+from typer._click import exceptions as click_errors  # Typer (0.29+) parses with its own copy of Click: its errors
+from typer.core import TyperGroup
+
+
+class OneLineErrors(TyperGroup):
+    """Click's usage errors (a missing option, an unknown option, a bad path) as one line, `error: ...`, like every
+    refusal a command prints itself, instead of Typer's five-line usage box. `--help` still shows the full usage."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
+        given = {"args": args, "prog_name": prog_name, "complete_var": complete_var,
+                 "windows_expand_args": windows_expand_args, **extra}
+        if not standalone_mode:
+            return super().main(standalone_mode=False, **given)
+        try:
+            code = super().main(standalone_mode=False, **given)
+        except click_errors.NoArgsIsHelpError as error:  # the help is printed (by Rich) when it is built
+            if error.format_message():
+                typer.echo(error.format_message())
+            sys.exit(error.exit_code)
+        except click_errors.ClickException as error:
+            typer.echo(usage_error_line(error), err=True)
+            sys.exit(error.exit_code)
+        except typer.Abort:
+            typer.echo("aborted", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def usage_error_line(error: click_errors.ClickException) -> str:
+    """`error: <Click's message>` on one line; a usage mistake (not a value a command refused) names the command's
+    --help."""
+    line = f"error: {' '.join(error.format_message().split())}"
+    context = getattr(error, "ctx", None)
+    if isinstance(error, click_errors.UsageError) and context is not None and (
+            type(error) is not click_errors.BadParameter):
+        line += f" (see {context.command_path} --help)"
+    return line
+
 
 app = typer.Typer(
     name="shopbench",
@@ -17,6 +59,7 @@ app = typer.Typer(
     "SessionIntentBench).",
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,
+    cls=OneLineErrors,
 )
 
 COMMAND_MODULES: tuple[str, ...] = (

@@ -61,9 +61,16 @@ def _step(rng: random.Random, index: int, last: bool) -> StepEvent:
                      thought=f"Step {index}: I should use {tool}.", started_at=at, ended_at=at + timedelta(seconds=1))
 
 
+VOUCHER_RULES = ("\n\nMy budget is only `525`, but I have a voucher with the following rules:\n1. The voucher "
+                 "applies to all products.\n2. It is valid only when the total price of the products exceeds "
+                 "`368`.\n3. It provides a percentage discount of `30%` with a cap of `115`.")
+"""A voucher task's rules as the world generator writes them (budget, three rules): eight lines at 80 columns."""
+
+
 def write_synthetic_run(run_dir: Path, episodes: int, steps: int, *, agent: str = "synthetic", seed: int = 0,
-                        kind: AgentKind = AgentKind.model) -> Path:
-    """A ShoppingBench-shaped run of `episodes` finished episodes with `steps` steps each (the last recommends)."""
+                        kind: AgentKind = AgentKind.model, voucher_rules: bool = False) -> Path:
+    """A ShoppingBench-shaped run of `episodes` finished episodes with `steps` steps each (the last recommends);
+    `voucher_rules`: voucher tasks' instructions end with VOUCHER_RULES, as real ones do."""
     rng = random.Random(seed)
     run_dir = Path(run_dir)
     info = AgentInfo(kind=kind, name=agent)
@@ -75,6 +82,8 @@ def write_synthetic_run(run_dir: Path, episodes: int, steps: int, *, agent: str 
         episode_id = f"{task_id}-e0"
         with TrajectoryWriter(episode_path(run_dir, episode_id)) as writer:
             instruction = f"Find me {' '.join(rng.sample(_WORDS, 3))}."
+            if voucher_rules and intent == "voucher":
+                instruction += VOUCHER_RULES
             writer.write(StartEvent(episode_id=episode_id, benchmark="shoppingbench", task_set="synthetic",
                                     task_id=task_id, intent=intent, instruction=instruction, agent=info, max_steps=30,
                                     started_at=_CLOCK))

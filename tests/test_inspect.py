@@ -165,7 +165,7 @@ def test_every_registered_benchmark_is_an_inspect_task_with_its_builder_s_option
     `shopbench score` scores it, and no task is written out by hand."""
     from inspect_ai.util import registry_create
 
-    import tests.tiny_bench  # noqa: F401 - registers "tiny-bench"
+    import examples.tiny_bench  # noqa: F401 - registers "tiny-bench"
     from shopbench.inspect_tasks import register_tasks
 
     register_tasks()

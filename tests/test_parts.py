@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-import tests.tiny_bench  # noqa: F401 - registers "tiny-bench"
+import examples.tiny_bench  # noqa: F401 - registers "tiny-bench"
 from benchmarks.qa import ItemScore
 from benchmarks.registry import benchmarks, get_benchmark
 from evaluators import parts

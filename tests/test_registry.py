@@ -1,4 +1,4 @@
-"""The benchmark registry: a benchmark registered in the test folder only (tests/tiny_bench.py) is run, scored,
+"""The benchmark registry: a benchmark registered only in examples/ (examples/tiny_bench.py) is run, scored,
 served and listed by shopbench without touching any other module; and the same item played by `shopbench run` and
 by an MCP client is recorded identically (up to agent identity, times and episode id)."""
 
@@ -12,7 +12,7 @@ import pytest
 from mcp import Client
 from typer.testing import CliRunner
 
-import tests.tiny_bench  # noqa: F401 - registers "tiny-bench"
+import examples.tiny_bench  # noqa: F401 - registers "tiny-bench"
 from benchmarks.registry import BUILTINS, UnknownBenchmarkError, benchmark_names, get_benchmark
 from evaluators.harness.run import RunConfig, run_benchmark
 from evaluators.results.scoring import ScoreOptions, get_scorer
@@ -42,17 +42,17 @@ def test_the_builtins_register_with_everything_commands_need() -> None:
         get_benchmark("tiny-bnch")
 
 
-@pytest.mark.parametrize("first", [*BUILTINS, "tests.tiny_bench"])
+@pytest.mark.parametrize("first", [*BUILTINS, "examples.tiny_bench"])
 def test_listings_keep_the_builtins_order_whichever_module_is_imported_first(first: str, tmp_path: Path) -> None:
     # a built-in's module imported before the registry's first load registers it while the others load
     listed = run_python(f"import {first}\nfrom benchmarks.registry import benchmark_names\nprint(*benchmark_names())",
                         home=tmp_path)
     assert listed.returncode == 0, listed.stderr
-    plugin = ["tiny-bench"] if first.startswith("tests.") else []
+    plugin = ["tiny-bench"] if first.startswith("examples.") else []
     assert listed.stdout.split() == ["shoppingbench", "shopping-mmlu", "intentionqa", "session-intent", *plugin]
 
 
-def test_a_benchmark_registered_in_tests_runs_and_scores(tmp_path: Path) -> None:
+def test_a_benchmark_registered_in_examples_runs_and_scores(tmp_path: Path) -> None:
     runner = CliRunner()
     # (the help text lists the benchmarks registered when shopbench.cli was first imported; the command itself
     # looks every name up in the registry when it runs)

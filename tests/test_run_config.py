@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import tests.tiny_bench  # noqa: F401 - registers "tiny-bench"
+import examples.tiny_bench  # noqa: F401 - registers "tiny-bench"
 from benchmarks.registry import get_benchmark
 from evaluators import parts
 from evaluators.harness.config import RunConfig, RunOptionError, check_options

@@ -1,4 +1,4 @@
-"""An agentic benchmark registered in the test folder only (tests/tiny_sandbox.py: a spec, a suite with one toy
+"""An agentic benchmark registered only in examples/ (examples/tiny_sandbox.py: a spec, a suite with one toy
 sandbox tool, its scorer, results reader and Inspect task, a scripted solver) is run, served, played, scored,
 reported and evaluated by Inspect without touching any other module."""
 
@@ -15,7 +15,7 @@ from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, ModelOutput,
 from mcp import Client, StdioServerParameters
 from typer.testing import CliRunner
 
-import tests.tiny_sandbox as tiny
+import examples.tiny_sandbox as tiny
 from evaluators.results.scoring import score_run
 from mcp_server.episode_client import EpisodeClient, read_reply
 from mcp_server.trajectory import AgentInfo, episode_path, iter_episode_files, read_manifest, read_trajectory
@@ -52,7 +52,7 @@ async def test_served_over_stdio_it_lists_and_runs_its_own_tool(tmp_path: Path) 
     runs = tmp_path / "served"
     params = StdioServerParameters(
         command=sys.executable, cwd=str(REPO), env=dict(os.environ),
-        args=["-c", "import tests.tiny_sandbox; from shopbench.cli import app; app()", "serve", "--benchmark",
+        args=["-c", "import examples.tiny_sandbox; from shopbench.cli import app; app()", "serve", "--benchmark",
               "tiny-sandbox", "--runs", str(runs)])
     async with Client(params, read_timeout_seconds=120) as session:
         listed = {tool.name for tool in (await session.list_tools()).tools}

@@ -16,6 +16,7 @@ from shopbench_tui.play.screens import (
     ConfirmAnswerScreen,
     ConfirmQuitScreen,
     EndScreen,
+    ProductPage,
     QuestionScreen,
     ShoppingScreen,
     TaskPickerScreen,
@@ -211,7 +212,8 @@ def test_options_are_read_from_question_prompts() -> None:
 
 
 @pytest.mark.parametrize("width", [120, 80])
-async def test_results_show_price_sold_and_service(default_world, shop_task, tmp_path, width: int) -> None:
+async def test_results_show_the_title_and_price_at_80_columns_and_every_column_at_120(default_world, shop_task,
+                                                                                    tmp_path, width: int) -> None:
     runs = tmp_path / "runs"
     app = PlayApp(build_play_server("shoppingbench", runs), runs, player="ana", task_id=shop_task.task_id,
                   clock=lambda: 0.0)
@@ -220,13 +222,17 @@ async def test_results_show_price_sold_and_service(default_world, shop_task, tmp
         table = await search(pilot, shop_task.targets[0].title[0])
         assert table.row_count > 0
         headers = [str(column.label) for column in table.columns.values()]
-        assert headers[:6] == ["product_id", "price", "sold", "service", "shop_id", "title"]
-        visible = 5 if width >= 120 else 4  # at 80 columns: id, price, sold and service; the shop may be cut
+        if width >= 120:
+            assert headers[:6] == ["product_id", "price", "sold", "service", "shop_id", "title"]
+        else:  # the title, the column people choose by, stays; the others follow it (scroll right)
+            assert headers[:6] == ["price", "title", "service", "sold", "shop_id", "product_id"]
+        visible = 5 if width >= 120 else 2
         shown = sum(column.get_render_width(table) for column in list(table.columns.values())[:visible])
         assert shown <= table.scrollable_content_region.width, (width, shown, table.size)
         row = table.row_values(0)
         product = default_world.products.get([row["product_id"]])[row["product_id"]]
         assert row["price"] == f"{product.price:,.2f}" and row["service"] == " ".join(product.service or [])
+        assert product.title.startswith(row["title"].rstrip("…"))
         assert app.screen.has_class("-narrow") == (width < 120)
 
 
@@ -258,7 +264,7 @@ async def test_quit_asks_while_an_episode_runs_and_is_in_help(tmp_path: Path) ->
         await until(pilot, lambda: isinstance(app.screen, QuestionScreen))
         await pilot.press("f1")
         assert isinstance(app.screen, HelpScreen)
-        assert ("^q", "quit (asks first while an episode runs)") in app.screen.keys
+        assert ("^q", "quit") in app.screen.keys
         await pilot.press("escape", "ctrl+q")
         assert isinstance(app.screen, ConfirmQuitScreen) and "step 0/3" in confirm_text(app)
         await pilot.press("n")  # keep playing
@@ -323,3 +329,21 @@ def test_play_without_player_names_the_default_and_uses_it(tmp_path: Path) -> No
                                       "--runs", str(tmp_path / "r")])
     assert result.exit_code == 2
     assert f"playing as {getpass.getuser()!r} (the OS user; give --player NAME to choose)" in result.output
+
+
+async def test_a_product_page_opens_over_the_screen_at_80_columns(default_world, shop_task, tmp_path) -> None:
+    """Too narrow to read it beside the results: the page opens over them, whole, and esc goes back."""
+    runs = tmp_path / "runs"
+    app = PlayApp(build_play_server("shoppingbench", runs), runs, player="ana", task_id=shop_task.task_id,
+                  clock=lambda: 0.0)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ShoppingScreen))
+        table = await search(pilot, shop_task.targets[0].title[0])
+        chosen = table.product_id_at_cursor()
+        await pilot.press("v")
+        await until(pilot, lambda: isinstance(app.screen, ProductPage))
+        await settle(pilot)
+        (card,) = app.screen.query(ProductCard)
+        assert card.product["product_id"] == chosen and card.size.width >= 70
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ShoppingScreen))

@@ -203,12 +203,11 @@ async def test_scores_fill_in_and_scoreboard_puts_humans_with_models(tmp_path: P
         await pilot.pause()
         table = board.query_one("#board")
         rows = [table.get_row_at(i) for i in range(table.row_count)]
-        overall = {str(row[4]): row for row in rows if row[1] == "overall"}
-        assert set(overall) == {"ana", "ben"} and str(overall["ana"][3]) == "human"
+        overall = {str(row[3]): row for row in rows if row[1] == "overall"}
+        assert set(overall) == {"ana", "ben"} and str(overall["ana"][7]) == "human"
         # two and one of the 28 bundled items were played: no overall, the coverage instead; the task rows keep values
-        assert [overall[name][6:8] for name in ("ana", "ben")] == [["partial", "2 of 28 tasks"],
-                                                                  ["partial", "1 of 28 tasks"]]
-        task = {str(row[4]): row[6] for row in rows if row[1] == "sample_unit_conversion"}
+        assert [overall[name][4:6] for name in ("ana", "ben")] == [["partial 2/28", ""], ["partial 1/28", ""]]
+        task = {str(row[3]): row[4] for row in rows if row[1] == "sample_unit_conversion"}
         assert task == {"ana": "0.500", "ben": "0.000"}
 
 

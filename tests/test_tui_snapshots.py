@@ -101,3 +101,75 @@ def test_results_scoreboard(snap_compare, tmp_path: Path) -> None:
     asyncio.run(answer(tmp_path / "human-ben", "ben", {"sample-00": "0", "sample-01": "1"}))
     app = ResultsApp([tmp_path / "human-ana", tmp_path / "human-ben"])
     assert snap_compare(app, terminal_size=SIZE, run_before=idle)
+
+
+# ---- the first hour: the screens at 80 and 160 columns -------------------------------------------------------------
+
+WIDTHS = {"80": (80, 40), "160": (160, 45)}
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_play_product_page_at_width(snap_compare, default_world, tmp_path: Path, width: str) -> None:
+    """80 columns: the results lead with price and title, the product page opens over the screen, the key hints fit;
+    160: every column, the page beside the basket."""
+    task = next(t for t in default_world.tasks("generated") if t.intent == "product")
+    app = PlayApp(build_play_server("shoppingbench", tmp_path / "runs"), tmp_path / "runs", player="snap",
+                  task_id=task.task_id, clock=lambda: 0.0)
+
+    async def view(pilot) -> None:
+        await until(pilot, lambda: isinstance(app.screen, ShoppingScreen) and app.focused is not None
+                    and app.focused.id == "q")
+        app.screen.query_one("#q").value = task.targets[0].title[0]
+        app.screen.query_one("#q").focus()
+        await pilot.press("enter")
+        await idle(pilot)
+        await pilot.press("v")
+        await idle(pilot)
+
+    assert snap_compare(app, terminal_size=WIDTHS[width], run_before=view)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_play_results_at_width(snap_compare, default_world, tmp_path: Path, width: str) -> None:
+    task = next(t for t in default_world.tasks("generated") if t.intent == "product")
+    app = PlayApp(build_play_server("shoppingbench", tmp_path / "runs"), tmp_path / "runs", player="snap",
+                  task_id=task.task_id, clock=lambda: 0.0)
+
+    async def search(pilot) -> None:
+        await until(pilot, lambda: isinstance(app.screen, ShoppingScreen) and app.focused is not None
+                    and app.focused.id == "q")
+        app.screen.query_one("#q").value = task.targets[0].title[0]
+        app.screen.query_one("#q").focus()
+        await pilot.press("enter")
+        await idle(pilot)
+
+    assert snap_compare(app, terminal_size=WIDTHS[width], run_before=search)
+
+
+@pytest.fixture(scope="module")
+def partial_runs(default_world, tmp_path_factory) -> list[Path]:
+    """Two baselines on one task per intent of the default world: 4 of its 400 tasks each."""
+    from evaluators.harness.run import RunConfig, run_benchmark
+
+    folder = tmp_path_factory.mktemp("partial")
+    runs = []
+    for name in ("heuristic", "random"):
+        config = RunConfig(benchmark="shoppingbench", model=name, world=default_world.root, limit=1, cache=False,
+                           out=folder / name)
+        asyncio.run(run_benchmark(config))
+        runs.append(folder / name)
+    return runs
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_results_partial_coverage_at_width(snap_compare, partial_runs, width: str) -> None:
+    """The leaderboard shows a partial run's coverage whole ("partial 4/400") right after the score."""
+    assert snap_compare(ResultsApp(partial_runs), terminal_size=WIDTHS[width], run_before=idle)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_replay_voucher_rules_at_width(snap_compare, tmp_path: Path, width: str) -> None:
+    """A voucher task's instruction box holds its rules whole."""
+    run = write_synthetic_run(tmp_path / "run-v", episodes=4, steps=4, agent="model-v", voucher_rules=True)
+    app = ReplayApp([run], task="voucher-0000", score=False)
+    assert snap_compare(app, terminal_size=WIDTHS[width])

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from benchmarks.names import did_you_mean
 from benchmarks.registry import BenchmarkSpec, resolve
 from evaluators.harness.orchestrate import RunDirError
 from evaluators.parts import parts_for
@@ -147,8 +148,9 @@ def check_options(spec: BenchmarkSpec, config: RunConfig) -> None:
                              f"({player.plays}, which takes {accepted})")
     chosen = getattr(config.options, player.prompting_option)
     if chosen is not None and chosen not in spec.promptings:
+        hint = did_you_mean(chosen, spec.promptings)
         raise RunOptionError(f"{spec.name} supports {OPTION_FLAGS[player.prompting_option]} "
-                             f"{', '.join(spec.promptings)}; not {chosen!r}")
+                             f"{', '.join(spec.promptings)}; not {chosen!r}" + (f".{hint}" if hint else ""))
     epochs = config.selection.epochs
     if not 1 <= epochs <= MAX_EPOCHS:
         raise RunOptionError(f"--epochs must be 1 to {MAX_EPOCHS} (epochs are numbered 0..{MAX_EPOCHS - 1}); "

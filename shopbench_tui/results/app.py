@@ -28,7 +28,8 @@ from shopbench_tui.help import HELP_AND_QUIT, show_help
 from shopbench_tui.results.board import BoardRow, board_rows, sort_rows
 from shopbench_tui.scores import score_run
 
-COLUMNS = ("benchmark", "group", "metric", "kind", "player", "run", "value", "95% interval", "n")
+COLUMNS = ("benchmark", "group", "metric", "player", "value", "95% interval", "n", "kind", "run")
+"""Who and how well first (an 80-column terminal shows them, a partial run's coverage whole), then kind and folder."""
 KIND_STYLES = {"human": "bold magenta", "baseline": "dim"}
 """Humans stand out and baselines recede, in the leaderboard and the scoreboard alike."""
 PAIRED_COLUMNS = ("benchmark", "A", "B", "metric", "group", "n (paired)", "A − B [95% paired bootstrap]",
@@ -116,9 +117,12 @@ class ResultsApp(App):
         for number, board in enumerate(boards):
             table: DataTable = DataTable(id=f"leaderboard-{number}", classes="leaderboard", cursor_type="row",
                                          zebra_stripes=True)
-            table.add_columns(*board.headers())
-            for cells, run in zip(board.rows(compact=True), board.runs, strict=True):
-                table.add_row(*cells[:2], Text(cells[2], style=KIND_STYLES.get(run.kind, "")), *cells[3:])
+            order = column_order(board.headers())
+            table.add_columns(*(board.headers()[index] for index in order))
+            for row, run in zip(board.rows(compact=True), board.runs, strict=True):
+                cells: list[str | Text] = [row[index] for index in order]
+                cells[2] = Text(row[2], style=KIND_STYLES.get(run.kind, ""))
+                table.add_row(*cells)
             holder.mount(Static(Text(f"Leaderboard · {board.benchmark} · {board.ranking_text()}", style="bold"),
                                 classes="leaderboard-title"), table)
 
@@ -133,7 +137,7 @@ class ResultsApp(App):
         for run_dir, found in coverage.items():
             if found is not None and not found.complete:
                 self.notes[run_dir] = f"{self.notes.get(run_dir, '')} · {found.text()} (no overall)"
-                self.partial[run_dir.name] = f"{found.played} of {found.total} tasks"
+                self.partial[run_dir.name] = f"partial {found.played}/{found.total}"
         self.pair_notes = [problem] if problem else [*(baseline_notes or []), *(
             f"{c.a} vs {c.b}: {c.coverage_text()}" for c in comparisons)]
         paired = self.query_one("#paired", DataTable)
@@ -158,9 +162,9 @@ class ResultsApp(App):
             value = "–" if row.value is None else f"{row.value:.3f}"
             interval = row.interval_text()
             if row.group == "overall" and row.run in self.partial:
-                value, interval = "partial", self.partial[row.run]
-            table.add_row(row.benchmark, row.group, row.metric, kind, row.player, row.run, value, interval,
-                          str(row.n))
+                value, interval = self.partial[row.run], ""
+            table.add_row(row.benchmark, row.group, row.metric, row.player, value, interval, str(row.n), kind,
+                          row.run)
         self.sub_title = "all metrics" if self.show_all else "headline metric (a: all)"
 
     def action_toggle_all(self) -> None:
@@ -173,3 +177,14 @@ class ResultsApp(App):
                   "tasks). Humans (kind human) and models share the tables; intervals are 95% percentile bootstrap "
                   "over tasks. With two or more runs, the lower table pairs each with the baseline on the tasks both "
                   "played (A − B, exact McNemar).")
+
+
+def column_order(headers: list[str]) -> list[int]:
+    """The leaderboard's columns in the terminal: rank, run, kind and score, then a partial run's coverage ("overall":
+    "partial 4/400"), which an 80-column terminal must show whole, then the groups and the rest."""
+    order = list(range(len(headers)))
+    if "overall" in headers[4:]:
+        order.remove(headers.index("overall"))
+        order.insert(4, headers.index("overall"))
+    return order
+

@@ -17,12 +17,14 @@ from shopbench_tui.widgets.steps import StepDetail, StepList
 
 
 class EpisodePane(Vertical):
-    """Parses the episode's steps when composed (the list only read its first and last lines)."""
+    """Parses the episode's steps when composed (the list only read its first and last lines). The instruction box
+    holds ten lines before it scrolls: a voucher task's rules (context, budget, three rules) wrap to eight at 80
+    columns and are read whole."""
 
     DEFAULT_CSS = """
     EpisodePane { height: 1fr; }
     EpisodePane .pane-head { background: $primary-background; text-style: bold; }
-    EpisodePane .pane-instruction { height: auto; max-height: 6; overflow-y: auto; border: round $primary; }
+    EpisodePane .pane-instruction { height: auto; max-height: 12; overflow-y: auto; border: round $primary; }
     EpisodePane .pane-steps { layout: horizontal; height: 1fr; }
     EpisodePane.compact .pane-steps { layout: vertical; }
     EpisodePane.compact StepList { height: 10; }

@@ -9,7 +9,8 @@
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step({"name": "find_product", "arguments": {"q": "tent", "page": 1}})
 
-or, without the import, `gym.make("evaluators.integrations.gym:shopbench/ShoppingBench-v0", ...)`. Many episodes at
+or, without the import, `gym.make("shopbench:shopbench/ShoppingBench-v0", ...)` (Gymnasium imports the `shopbench`
+package first, which registers it). The former path `evaluators.gym` is kept as an alias. Many episodes at
 once: `gym.make_vec("shopbench/ShoppingBench-v0", num_envs=8, vectorization_mode="sync", ...)` (the envs of one process
 share the world's index). See evaluators.integrations.gym.env for spaces, actions and rewards, and docs/RECIPES.md.
 """

@@ -7,6 +7,7 @@ of its own; the runner here starts the agent on it with its model calls going th
 
 from __future__ import annotations
 
+from benchmarks.names import did_you_mean
 from benchmarks.registry import resolve
 from evaluators.players.installed.adapter import AgentAdapter, AgentSetupError
 from evaluators.players.installed.command import PREFIX, CommandAgent
@@ -24,7 +25,8 @@ def get_adapter(name: str) -> AgentAdapter:
     if name.startswith(PREFIX):
         return CommandAgent(name[len(PREFIX):])
     if name not in ADAPTERS:
-        raise AgentSetupError(f"unknown agent {name!r}; agents: {', '.join(ADAPTERS)}, or {PREFIX}TEMPLATE")
+        raise AgentSetupError(f"unknown agent {name!r}.{did_you_mean(name, ADAPTERS)} Agents: {', '.join(ADAPTERS)}, "
+                              f"or {PREFIX}TEMPLATE")
     adapter: AgentAdapter = resolve(ADAPTERS[name])()
     return adapter
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rich import box
 from rich.table import Table
 from rich.text import Text
 
@@ -16,8 +17,11 @@ if TYPE_CHECKING:
     from evaluators.results.questions import QAScoreResult
     from evaluators.results.shoppingbench.scorer import ShoppingBenchResult
 
-FIELD_HEADERS = {"title": "title", "price": "price", "service": "service", "sku_attrs": "sku/attrs", "shop": "shop",
-                 "budget": "budget", "kw": "kw"}
+FIELD_HEADERS = {"title": "title", "price": "price", "service": "serv.", "sku_attrs": "sku", "shop": "shop",
+                 "budget": "budg.", "kw": "kw"}
+"""Short headers, so that the per-constraint table fits 80 columns; FIELDS_LEGEND spells them out."""
+FIELDS_LEGEND = ("id: the exact product id · serv.: service · sku: SKU options and attributes · budg.: budget · "
+                 "kw: knowledge keyword")
 
 
 _UNDEFINED = {
@@ -31,24 +35,34 @@ def number(value: float | None, digits: int = 3) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
 
+def _numbers_table(title: str, headers: tuple[str, ...]) -> Table:
+    """A table whose first column (a label) folds and whose number columns never wrap or cut: in 80 columns the label
+    gives way, so no cell holding a number is shown as "1.0…"."""
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column(headers[0], overflow="fold", ratio=1, min_width=8)
+    for header in headers[1:]:
+        table.add_column(header, justify="right", no_wrap=True)
+    return table
+
+
 def shoppingbench_renderables(result: ShoppingBenchResult) -> list[Any]:
-    """Main table (per intent: n, ASR with CI, CAR, exact-id, per-field means), then pass^k, failure categories,
-    App. F statistics, and a footer naming the embedder and what was left out."""
+    """The main table (per intent: n, ASR and CAR with their 95% intervals), then exact-id and the per-field means,
+    pass^k, failure categories, App. F statistics, and a footer naming the embedder and what was left out. The first
+    two tables each fit 80 columns with every number whole."""
     who = f" · {player_text(result.agent)}" if result.agent else ""
-    table = Table(title=f"ShoppingBench · {result.run_id or result.run_dir or ''}{who}", title_justify="left")
-    for header in ("intent", "n", "ASR [95% CI]", "CAR [95% CI]", "exact-id", *FIELD_HEADERS.values()):
-        table.add_column(header, justify="left" if header == "intent" else "right")
+    table = _numbers_table(f"ShoppingBench · {result.run_id or result.run_dir or ''}{who}",
+                           ("intent", "n", "ASR [95% CI]", "CAR [95% CI]"))
+    fields = _numbers_table("Exact id and per-constraint means", ("intent", "id", *FIELD_HEADERS.values()))
+    fields.caption, fields.caption_justify = FIELDS_LEGEND, "left"
     for summary in result.intents:
-        table.add_row(
-            summary.label, str(summary.episodes), summary.asr.text(), summary.car.text(),
-            number(summary.exact_id.value),
-            *(number(summary.fields.get(name)) for name in FIELD_HEADERS),
-        )
+        table.add_row(summary.label, str(summary.episodes), summary.asr.text(), summary.car.text())
+        fields.add_row(summary.label, number(summary.exact_id.value),
+                       *(number(summary.fields.get(name)) for name in FIELD_HEADERS))
     if result.intents:
         table.add_section()
         table.add_row("average over intents", str(sum(s.episodes for s in result.intents)), result.overall_asr.text(),
-                      result.overall_car.text(), "", *([""] * len(FIELD_HEADERS)), style="bold")
-    out: list[Any] = [table]
+                      result.overall_car.text(), style="bold")
+    out: list[Any] = [table, fields]
 
     ks = sorted({k for summary in result.intents for k in summary.pass_k})
     if ks:
@@ -130,3 +144,24 @@ def question_renderables(result: QAScoreResult) -> list[Any]:
     if any(result.not_scored.values()):
         lines.append(f"not scored: {result.not_scored}")
     return lines
+
+
+HEADLINE_GROUPS = 9
+"""More groups than this (Shopping MMLU's 57 tasks) are shown by their roll-ups (`skill:...`) and the overall."""
+
+
+def headline_table(result: Any) -> Table:
+    """The run's headline, what `shopbench run` ends with: the primary metric per group (intent, task) and overall,
+    with its 95% interval and n — the numbers `shopbench score` prints, which shows every other metric too."""
+    from evaluators.results.reports.tables import interval_text
+
+    rows = [row for row in result.metric_rows() if row.metric == result.primary_metric]
+    if len(rows) > HEADLINE_GROUPS:
+        rows = [row for row in rows if ":" in row.group or row.group == "overall"]
+    table = Table(title=f"{result.benchmark} · {result.primary_metric}", title_justify="left")
+    table.add_column("group", overflow="fold")
+    table.add_column(f"{result.primary_metric} [95% CI]", justify="right", no_wrap=True)
+    table.add_column("n", justify="right", no_wrap=True)
+    for row in rows:
+        table.add_row(row.group, interval_text(row), str(row.n or ""), style="bold" if row.group == "overall" else "")
+    return table

@@ -1,4 +1,4 @@
-"""A tiny agentic benchmark that exists only in the test folder: a set of scales to weigh things on. Registering it
+"""A worked example of a new agentic benchmark (the tests import it): a set of scales to weigh things on. Registering it
 here — its spec (benchmarks.registry), its suite with one sandbox tool (mcp_server.suite_registry), its scorer,
 results reader and Inspect task (evaluators.parts), and a scripted solver (a model spec) — is all it takes for
 shopbench to run, serve, play, score and report it, and for Inspect to find it (tests/test_tiny_sandbox.py).
@@ -67,7 +67,7 @@ def load_tasks(path: Path | str | None = None) -> list[TinyTask]:
 
 
 SPEC = register(BenchmarkSpec(
-    name=NAME, kind="agentic", loader="tests.tiny_sandbox:load_tasks", item_schema="tests.tiny_sandbox:TinyTask",
+    name=NAME, kind="agentic", loader="examples.tiny_sandbox:load_tasks", item_schema="examples.tiny_sandbox:TinyTask",
     primary_metric="solved", help="a tiny agentic test benchmark (scales and weights), registered in tests/ only",
     promptings=("native", "paper"), default_items="three built-in tasks", group="intent", aggregation="pooled",
     overall="share of the three tiny tasks solved",

@@ -1,5 +1,5 @@
-"""A tiny question benchmark that exists only in the test folder: registering it here (one spec, and its `score`)
-is all it takes for shopbench to run, serve, play and score it (tests/test_registry.py). Importing this module
+"""A worked example of a new question benchmark (the tests import it): registering it here (one spec, and its
+`score`) is all it takes for shopbench to run, serve, play and score it (tests/test_registry.py). Importing this module
 registers it."""
 
 from __future__ import annotations

@@ -1,0 +1,52 @@
+"""One voice for errors: Click's usage errors read as one `error:` line like every refusal a command prints itself,
+and a name chosen from a list (agent, benchmark, model provider, task group, prompting) that is mistyped is answered
+with the names it could have been."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from shopbench.cli import app
+
+
+def _lines(*args: str) -> tuple[int, list[str]]:
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, [line for line in result.output.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["replay", "no/such/run"], "error: Invalid value for RUNS: no/such/run: no such run directory"),
+    (["run", "intentionqa"], "error: Missing option '--model' / '-m'. (see shopbench run --help)"),
+    (["compare", "--metric", "ASR", "a", "b"], "error: No such option: --metric (see shopbench compare --help)"),
+    (["nosuch"], "error: No such command 'nosuch'. (see shopbench --help)"),
+])
+def test_a_usage_error_is_one_line_not_a_box(args, says):
+    code, lines = _lines(*args)
+    assert code == 2 and lines == [says], lines
+
+
+def test_help_still_shows_the_usage():
+    code, lines = _lines("run", "--help")
+    assert code == 0 and any("Usage:" in line for line in lines)
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--agent", "claude", "--model", "openai:gpt-4.1"], "unknown agent 'claude'. Did you mean 'claude-code'?"),
+    (["--model", "randm"], "unknown model provider 'randm' in 'randm'. Did you mean 'random'?"),
+    (["--model", "random", "--prompting", "cott"], "not 'cott'. Did you mean 'cot' or 'cot-sc'?"),
+    (["--model", "random", "--intent", "tsk1"], "no task group 'tsk1' in intentionqa/official. Did you mean 'task1' or "
+     "'task2'?"),
+])
+def test_a_mistyped_name_gets_did_you_mean(tmp_path: Path, args, says):
+    out = tmp_path / "run"
+    code, lines = _lines("run", "intentionqa", *args, "--limit", "1", "--out", str(out))
+    assert code == 2 and len(lines) == 1 and says in lines[0], lines
+    assert not out.exists()
+
+
+def test_a_mistyped_benchmark_gets_did_you_mean(tmp_path: Path):
+    code, lines = _lines("run", "intentionq", "--model", "random", "--out", str(tmp_path / "run"))
+    assert code == 2 and "Did you mean 'intentionqa'?" in " ".join(lines), lines
