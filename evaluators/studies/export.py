@@ -88,11 +88,10 @@ def _export_runs(study: Study, exported: Exported) -> None:
     first = exported.runs[0]
     run = exported.out / POOLED
     people = sorted({path.parent.parent.parent.name for _, path, _ in pooled})
-    _write_run(first, run, AgentInfo(kind=AgentKind.human, name=POOLED,
-                                     details={"study": manifest.name, "participants": people}),
-               {"study": manifest.name, "pooled": "each task's attempts are its epochs"})
+    agent = AgentInfo(kind=AgentKind.human, name=POOLED, details={"study": manifest.name, "participants": people})
+    _write_run(first, run, agent, {"study": manifest.name, "pooled": "each task's attempts are its epochs"})
     for _, path, epoch in pooled:
-        _copy_as_epoch(path, run / "episodes" / path.name, epoch)
+        _copy_as_epoch(path, run / "episodes" / path.name, epoch, agent)
     exported.runs.append(run)
 
 
@@ -104,9 +103,13 @@ def _write_run(source: Path, run: Path, agent: AgentInfo, notes: dict[str, Any])
                                                     "notes": {**manifest.notes, **notes}}))
 
 
-def _copy_as_epoch(source: Path, target: Path, epoch: int) -> None:
+def _copy_as_epoch(source: Path, target: Path, epoch: int, pooled: AgentInfo) -> None:
+    """The episode as one attempt of the pooled player (its participant kept in the agent's details)."""
     first, _, rest = source.read_text(encoding="utf-8").partition("\n")
-    start = StartEvent.model_validate_json(first).model_copy(update={"epoch": epoch})
+    start = StartEvent.model_validate_json(first)
+    agent = pooled.model_copy(update={"details": {**pooled.details, **start.agent.details,
+                                                  "participant": start.agent.name}})
+    start = start.model_copy(update={"epoch": epoch, "agent": agent})
     target.write_text(start.model_dump_json() + "\n" + rest, encoding="utf-8")
 
 

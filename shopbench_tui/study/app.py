@@ -12,7 +12,7 @@ from contextlib import AsyncExitStack
 from typing import Any
 
 from mcp import Client
-from textual import work
+from textual import events, work
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -51,7 +51,8 @@ class StudyApp(PlayHost):
         self.step: Step | None = None
         self.over_time = False
 
-    def on_mount(self) -> None:
+    def on_mount(self, event: events.Mount) -> None:
+        event.prevent_default()  # PlayHost connects at once; here only once the participant is known
         self.sub_title = self.manifest.name
         self.set_interval(1.0, self.watch_clock)
         if self.given:
@@ -182,7 +183,6 @@ class StudyApp(PlayHost):
                 feedback = f"Your answer {self.answer or '(none)'} was {'right' if event.correct else 'wrong'}" + (
                     "" if event.correct else f"; the answer is {gold.get(step.task_id or '')}") + "."
         self.write(event)
-        self._session = None
         if feedback:
             await self.show(TextScreen("Qualification", feedback), lambda _: self.call_later(self.advance))
         else:
