@@ -12,7 +12,7 @@ from contextlib import AsyncExitStack
 from typing import Any
 
 from mcp import Client
-from textual import events, work
+from textual import work
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -51,8 +51,7 @@ class StudyApp(PlayHost):
         self.step: Step | None = None
         self.over_time = False
 
-    def on_mount(self, event: events.Mount) -> None:
-        event.prevent_default()  # PlayHost connects at once; here only once the participant is known
+    def on_mount(self) -> None:
         self.sub_title = self.manifest.name
         self.set_interval(1.0, self.watch_clock)
         if self.given:
@@ -74,8 +73,10 @@ class StudyApp(PlayHost):
 
     @work(exclusive=True, group="connection")
     async def connect(self) -> None:
-        """Baseline: hold one MCP connection per role (tasks, checks) for the app's lifetime; annotation: none."""
-        assert self.seat is not None
+        """Baseline: hold one MCP connection per role (tasks, checks) for the app's lifetime; annotation: none.
+        Nothing before the participant is known (PlayHost's mount calls this too)."""
+        if self.seat is None:
+            return
         async with AsyncExitStack() as stack:
             if self.manifest.kind == "baseline":
                 details = {"interface": "shopbench study", "study": self.manifest.name,
