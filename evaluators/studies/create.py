@@ -33,6 +33,8 @@ class StudySettings:
     attention: int = 1
     time_limit_s: float = 600.0
     max_steps: int | None = None
+    practice: bool = True
+    """One practice task before the queue (drawn from the tasks not sampled)."""
 
 
 def sample_per_group(tasks: Sequence[tuple[str, str]], per_group: int | None, seed: int) -> list[str]:
@@ -82,7 +84,7 @@ def create_baseline(folder: Path, benchmark: str, settings: StudySettings, *, wo
         raise ValueError(f"no task {unknown[0]!r} in {benchmark}'s selection")
     tasks = list(task_ids) if task_ids else sample_per_group(listed, settings.sample, settings.seed)
     rest = [task for task, _ in listed if task not in set(tasks)]
-    if practice is None and rest:
+    if practice is None and rest and settings.practice:
         practice = random.Random(f"{settings.seed}:practice").choice(rest)
     checks = check_benchmark or default_check_benchmark(benchmark)
     qualification, attention = gold_items(checks, check_items, settings.qualification, settings.attention,
@@ -101,7 +103,7 @@ def create_annotation(folder: Path, items: Path, settings: StudySettings, *, che
     listed = [(item.id, item.task_name) for item in generated]
     tasks = sample_per_group(listed, settings.sample, settings.seed)
     rest = [task for task, _ in listed if task not in set(tasks)]
-    practice = random.Random(f"{settings.seed}:practice").choice(rest) if rest else None
+    practice = random.Random(f"{settings.seed}:practice").choice(rest) if rest and settings.practice else None
     questions = question_benchmark(ANNOTATED)
     golds = questions.load(check_items)
     qualification, attention = gold_items(ANNOTATED, check_items, settings.qualification, settings.attention,

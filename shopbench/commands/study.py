@@ -32,6 +32,7 @@ def create(
     sample: int | None = typer.Option(None, "--sample", min=1, help="Tasks per intent or task type (default all)."),
     task: list[str] = typer.Option([], "--task", help="A task to include (repeat; instead of --sample)."),
     practice: str | None = typer.Option(None, "--practice", help="The practice task (default: one not sampled)."),
+    no_practice: bool = typer.Option(False, "--no-practice", help="No practice task."),
     qualification: int = typer.Option(20, "--qualification", min=0, help="Gold items asked first."),
     pass_mark: float = typer.Option(0.75, "--pass-mark", min=0, max=1, help="Share of them needed to go on."),
     attention: int = typer.Option(1, "--attention", min=0, help="Hidden attention checks per participant."),
@@ -58,7 +59,7 @@ def create(
         raise _refuse(FileExistsError(f"{study} is already a study folder"))
     settings = StudySettings(participants=participants, raters=raters, seed=seed, sample=sample,
                              qualification=qualification, pass_mark=pass_mark, attention=attention,
-                             time_limit_s=time_limit * 60, max_steps=max_steps)
+                             time_limit_s=time_limit * 60, max_steps=max_steps, practice=not no_practice)
     try:
         if kind == "annotation":
             if items is None:
@@ -128,6 +129,27 @@ def export(study: Path = STUDY, out: Path = typer.Option(..., "--out", help="Fol
                    f"unlabelled in {out / 'ties.jsonl'}")
     for participant, flags in done.left_out.items():
         typer.echo(f"left out {participant}: {'; '.join(flags)}")
+
+
+@study_app.command("serve")
+def serve(
+    study: Path = STUDY,
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback by default; on any other "
+                             "address only invitation tokens open a seat)."),
+    port: int = typer.Option(8000, "--port", help="Port."),
+    max_participants: int = typer.Option(20, "--max-participants", min=1, help="App processes at once at most."),
+    public_url: str | None = typer.Option(None, "--public-url", help="The address participants use, e.g. "
+                                          "https://study.example.org behind a TLS reverse proxy (links use it)."),
+) -> None:
+    """Serve the study to web browsers (textual-serve): one link per participant, printed at start."""
+    from evaluators.studies.manifest import open_study
+    from shopbench_tui.study.serve import StudyServer
+
+    try:
+        opened = open_study(study)
+    except (FileNotFoundError, ValueError) as error:
+        raise _refuse(error) from None
+    StudyServer(opened, host=host, port=port, max_participants=max_participants, public_url=public_url).serve()
 
 
 def register(app: typer.Typer) -> None:

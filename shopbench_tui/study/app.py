@@ -112,8 +112,6 @@ class StudyApp(PlayHost):
                 self.write(StudyEvent(event="completed", code=code))
             await self.show(MessageScreen("Done: thank you", f"You have finished every task.\n\nYour completion "
                                           f"code: {code}\n\nPaste it where the study asks for it; q leaves."))
-        elif step.kind == "qualification" and step.number == 1 and not progress.qualification_answers:
-            await self.show(TextScreen("Instructions", self.manifest.instructions_text(), "Start"), self.go)
         else:
             await self.show(TextScreen(*self.before(step), "Start"), self.go)
 
@@ -132,7 +130,14 @@ class StudyApp(PlayHost):
         await self.push_screen(screen, callback)
 
     def consent(self, agreed: bool | None) -> None:
+        """Agreed: the instructions follow (once; a participant who comes back goes on where they were)."""
         self.write(StudyEvent(event="consented" if agreed else "declined"))
+        if agreed:
+            self.push_screen(TextScreen("Instructions", self.manifest.instructions_text(), "Start"), self.then_advance)
+        else:
+            self.call_later(self.advance)
+
+    def then_advance(self, _: bool | None = None) -> None:
         self.call_later(self.advance)
 
     def go(self, _: bool | None = None) -> None:
@@ -185,7 +190,7 @@ class StudyApp(PlayHost):
                     "" if event.correct else f"; the answer is {gold.get(step.task_id or '')}") + "."
         self.write(event)
         if feedback:
-            await self.show(TextScreen("Qualification", feedback), lambda _: self.call_later(self.advance))
+            await self.show(TextScreen("Qualification", feedback), self.then_advance)
         else:
             await self.advance()
 
