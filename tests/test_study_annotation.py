@@ -101,6 +101,7 @@ def test_annotation_study_exports_majority_gold_and_flags_the_one_sided_rater(tm
     flags = {p.participant_id: p.flags for p in status.participants}
     assert not flags["P01"] and not flags["P02"] and any("one-sided" in f for f in flags["P03"]), flags
     assert all(p.passed and p.completed for p in status.participants)
+    assert [p.completion_code for p in status.participants] == [manifest.completion_code(r) for r in flags]
 
     # the alpha reported is the library's, over the same (rater × item) matrix, per task type
     for agreement in status.agreement:

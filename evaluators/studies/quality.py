@@ -36,6 +36,8 @@ class ParticipantStatus(BaseModel):
     done: int = 0
     total: int = 0
     completed: bool = False
+    completion_code: str | None = None
+    """The code shown at the end (crowd-work platforms check the code a worker pastes against it)."""
     median_time_s: float | None = None
     flags: list[str] = Field(default_factory=list)
 
@@ -107,6 +109,7 @@ def study_status(study: Study, *, seed: int = 0) -> StudyStatus:
         status = ParticipantStatus(
             participant_id=seat.participant_id, consented=progress.consented, done=len(progress.done),
             total=len(seat.queue), completed=progress.completed is not None,
+            completion_code=progress.completed.code if progress.completed is not None else None,
             median_time_s=statistics.median(own) if own else None)
         if progress.qualified is not None:
             status.qualification_score, status.passed = progress.qualified.score, progress.qualified.passed
