@@ -62,8 +62,7 @@ def make_study(folder: Path, kind: str, participants: int) -> Study:
 
         task = next(t for t in default_world().tasks("generated") if t.intent == "product")
         return create_baseline(folder, "shoppingbench", settings, task_ids=[task.task_id])
-    sys.path.insert(0, str(REPO / "tests"))
-    from tests.test_study_annotation import generated_items
+    from tests._study import generated_items
 
     generated_items(folder.parent / "generated.jsonl")
     return create_annotation(folder, folder.parent / "generated.jsonl", settings)

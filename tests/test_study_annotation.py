@@ -15,14 +15,7 @@ from typer.testing import CliRunner
 from benchmarks.gold import gold_answers
 from benchmarks.jsonl import read_models
 from benchmarks.session_intent import load_items
-from benchmarks.session_intent.trees import (
-    Branch,
-    GeneratedSessionItem,
-    IntentionTree,
-    TreeProduct,
-    add_children,
-    sample_items,
-)
+from benchmarks.session_intent.trees import GeneratedSessionItem
 from evaluators.studies.create import StudySettings, create_annotation
 from evaluators.studies.manifest import open_study
 from evaluators.studies.progress import read_progress
@@ -30,26 +23,10 @@ from evaluators.studies.quality import study_status
 from shopbench.cli import app as cli
 from shopbench_tui.study.app import StudyApp
 from shopbench_tui.study.screens import LabelScreen, MessageScreen, TextScreen
+from tests._study import generated_items, press_on
 from tests.test_tui_play import until
 
 LABELS = "ABC"
-
-
-def generated_items(path: Path) -> list[GeneratedSessionItem]:
-    """Two sessions' trees grown by hand (two intentions per step), four task instances sampled from each."""
-    items = []
-    for session in ("s1", "s2"):
-        tree = IntentionTree(session_id=session, products=[TreeProduct(title=f"{session} product {i}",
-                                                                       attributes={"colour": f"c{i}"})
-                                                          for i in range(3)])
-        frontier = [None]
-        for step in range(3):
-            frontier = [node for parent in frontier for node in add_children(tree, parent, [
-                Branch(intention=f"intention {step}.{b} after {parent.node_id if parent else 'start'}",
-                       valued_attribute=f"colour {b}", comparison=f"cheaper {b}") for b in range(2)])]
-        items += sample_items(tree, per_session=4, seed=1)
-    path.write_text("".join(item.model_dump_json() + "\n" for item in items))
-    return items
 
 
 def rater_label(rater: str, position: int) -> str:
@@ -59,13 +36,6 @@ def rater_label(rater: str, position: int) -> str:
     if rater == "P02" and position == 0:
         return "B" if LABELS[0] != "B" else "A"
     return LABELS[position % 3]
-
-
-async def press_on(pilot, *keys: str) -> None:
-    """Press keys and wait until the screen they were pressed on has gone."""
-    shown = pilot.app.screen
-    await pilot.press(*keys)
-    await until(pilot, lambda: pilot.app.screen is not shown)
 
 
 async def label_as(study, rater: str, order: list[str], golds: dict[str, str]) -> None:

@@ -19,7 +19,7 @@ from shopbench_tui.play.screens import ConfirmQuitScreen, QuestionScreen, Shoppi
 from shopbench_tui.scores import episode_scores, score_run
 from shopbench_tui.study.app import StudyApp
 from shopbench_tui.study.screens import EntryScreen, MessageScreen, TextScreen
-from tests.test_study_annotation import press_on
+from tests._study import press_on
 from tests.test_tui_play import highlight, search, settle, until
 
 SIZE = (160, 50)
