@@ -71,3 +71,24 @@ def test_bad_input_gets_one_line(tmp_path: Path) -> None:
     kind = runner.invoke(cli, ["study", "create", str(tmp_path / "k"), "--kind", "survey"])
     assert kind.exit_code == 2 and "--kind is baseline or annotation" in kind.output
     assert not (tmp_path / "a").exists() and not (tmp_path / "k").exists()
+
+
+def test_fast_participants_and_failed_attention_checks_are_flagged(tmp_path: Path) -> None:
+    from evaluators.studies.quality import study_status
+
+    seats = make_participants(TASKS[:4], 4, 2, seed=0, attention=["gold"])
+    manifest = StudyManifest(name="s", kind="baseline", benchmark="shopping-mmlu", tasks=TASKS[:4],
+                             participants=seats, qualification=QualificationSpec(benchmark="shopping-mmlu"),
+                             secret="k", groups={task: "multiple-choice" for task in TASKS[:4]})
+    study = Study.write(tmp_path / "s", manifest)
+    for number, seat in enumerate(seats):
+        seconds = 2.0 if number == 0 else 60.0 + number  # P01 answers in 2 s, the others in about a minute
+        for position, task in enumerate(seat.queue):
+            attention = task == "gold"
+            record(study, seat.participant_id, StudyEvent(
+                event="task", task_id=task, answer=str(position), active_s=seconds, attention=attention,
+                correct=(number != 1) if attention else None))
+    flags = {p.participant_id: p.flags for p in study_status(study).participants}
+    assert [f.split(":")[0] for f in flags["P01"]] == ["fast"]
+    assert flags["P02"] == ["failed 1 attention check(s)"]
+    assert not flags["P03"] and not flags["P04"]
