@@ -101,11 +101,10 @@ class StudyApp(PlayHost):
             self.write(StudyEvent(event="qualified", score=score, passed=passed))
             await self.advance()
         elif step.kind == "failed":
-            qualified = progress.qualified
+            share = (progress.qualified.score if progress.qualified else None) or 0.0
             await self.show(MessageScreen("Thank you", f"Thank you for your time. Your qualification score "
-                                          f"({(qualified.score or 0) * 100 if qualified else 0:.0f}%) is below the "
-                                          "study's pass mark, so the study ends here for you. Your answers are "
-                                          "recorded."))
+                                          f"({share:.0%}) is below the study's pass mark, so the study ends "
+                                          "here for you. Your answers are recorded."))
         elif step.kind in ("complete", "completed"):
             code = self.manifest.completion_code(self.seat.participant_id)
             if step.kind == "complete":
@@ -152,7 +151,7 @@ class StudyApp(PlayHost):
             status = StatusBar(lambda: (0, 1), self.elapsed, self.seat.participant_id)
             await self.show(LabelScreen(item, self.before(step)[0], status), self.labelled)
             return
-        role = "checks" if step.kind == "qualification" or step.attention else "tasks"
+        role = role_of(step)
         self._session = self.sessions[role]
         benchmark = self.manifest.qualification.benchmark if role == "checks" else self.manifest.benchmark
         try:
@@ -172,8 +171,7 @@ class StudyApp(PlayHost):
         assert step is not None and self.seat is not None
         task = (self._session.task or {}) if self._session is not None else {}
         if self.answer is None and task.get("episode_id"):  # a shopping episode's answer is its recommendation
-            role = "checks" if step.kind == "qualification" or step.attention else "tasks"
-            end = read_trajectory(episode_path(self.study.episodes_dir(self.seat.participant_id, role),
+            end = read_trajectory(episode_path(self.study.episodes_dir(self.seat.participant_id, role_of(step)),
                                                task["episode_id"])).end
             self.answer = end.answer or end.recommended if end is not None else None
         name: EventName = "qualification" if step.kind == "qualification" else \
@@ -222,6 +220,11 @@ class StudyApp(PlayHost):
 
     def another_task(self) -> None:
         self.call_later(self.advance)
+
+
+def role_of(step: Step) -> str:
+    """Which connection plays the step: "checks" (qualification items, attention checks) or "tasks"."""
+    return "checks" if step.kind == "qualification" or step.attention else "tasks"
 
 
 def study_servers(study: Study) -> ServerFactory:
