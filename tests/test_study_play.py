@@ -77,6 +77,7 @@ async def walk(app, pilot, world, tasks, *, wrong: bool = False, quit_in: str | 
             await until(pilot, lambda: not app.is_running)
             return seen
         else:
+            await until(pilot, lambda: "time left" in app.title)  # the task's clock, in the header
             await buy(pilot, world, tasks[step.task_id])
             await until(pilot, lambda shopping=screen: app.screen is not shopping)
 

@@ -197,9 +197,14 @@ class StudyApp(PlayHost):
         record(self.study, self.seat.participant_id, event)
 
     def watch_clock(self) -> None:
-        """Past the time limit: said once; the task goes on, and its line says it ran over."""
+        """The time left in the header while a task runs (the status line counts up); past the limit it is said
+        once, the task goes on, and its line says it ran over."""
         running = self.episode_running or isinstance(self.screen, LabelScreen)
-        if running and not self.over_time and self.elapsed() > self.manifest.time_limit_s:
+        left = self.manifest.time_limit_s - self.elapsed()
+        minutes, seconds = divmod(int(abs(left)), 60)
+        self.title = f"{self.TITLE} · {'time left' if left >= 0 else 'over time'} {minutes:02d}:{seconds:02d}" \
+            if running else self.TITLE
+        if running and not self.over_time and left < 0:
             self.over_time = True
             self.notify("The time for this task is up: please finish it now.", severity="warning", timeout=30)
 
