@@ -84,6 +84,11 @@ def test_annotation_study_exports_majority_gold_and_flags_the_one_sided_rater(tm
         assert agreement.alpha is not None and abs(agreement.alpha - expected) < 1e-9
         assert agreement.low is not None and agreement.low <= agreement.alpha + 1e-9
 
+    shown = CliRunner().invoke(cli, ["study", "status", str(study.folder)], env={"COLUMNS": "160"})
+    assert shown.exit_code == 0 and "one-sided: 8 of 8 answers 'C'" in shown.output and "ordinal" in shown.output
+    as_json = json.loads(CliRunner().invoke(cli, ["study", "status", str(study.folder), "--json"]).output)
+    assert as_json["agreement"] == [a.model_dump() for a in status.agreement]
+
     result = CliRunner().invoke(cli, ["study", "export", str(study.folder), "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     assert "left out P03: one-sided" in result.output
