@@ -92,3 +92,20 @@ def test_fast_participants_and_failed_attention_checks_are_flagged(tmp_path: Pat
     assert [f.split(":")[0] for f in flags["P01"]] == ["fast"]
     assert flags["P02"] == ["failed 1 attention check(s)"]
     assert not flags["P03"] and not flags["P04"]
+
+
+async def test_a_study_whose_world_is_gone_says_so_on_screen_and_records_nothing(tmp_path: Path) -> None:
+    from shopbench_tui.study.app import StudyApp
+    from shopbench_tui.study.screens import MessageScreen
+    from tests.test_tui_play import until
+
+    seats = make_participants(["product-0000"], 1, 1, seed=0)
+    manifest = StudyManifest(name="s", kind="baseline", benchmark="shoppingbench", tasks=["product-0000"],
+                             world=str(tmp_path / "no-world"), participants=seats,
+                             qualification=QualificationSpec(benchmark="shopping-mmlu"), secret="k")
+    study = Study.write(tmp_path / "s", manifest)
+    app = StudyApp(study, participant=seats[0].token)
+    async with app.run_test() as pilot:
+        await until(pilot, lambda: isinstance(app.screen, MessageScreen))
+        assert "no-world" in str(app.screen.query_one("#study-body").render())
+    assert not study.log_path(seats[0].participant_id).exists()

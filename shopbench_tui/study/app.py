@@ -17,10 +17,12 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from benchmarks.gold import gold_answers, matches_gold
+from benchmarks.jsonl import DataFileError
 from evaluators.studies.annotation import label_items
 from evaluators.studies.manifest import Participant, Study
 from evaluators.studies.path import Step, next_step, qualification_score
 from evaluators.studies.progress import EventName, StudyEvent, read_progress, record
+from mcp_server.suites import NotPlayable
 from mcp_server.trajectory import episode_path, read_trajectory
 from shopbench_tui.play.host import PlayHost
 from shopbench_tui.play.screen_registry import play_screen_for
@@ -82,7 +84,13 @@ class StudyApp(PlayHost):
                 details = {"interface": "shopbench study", "study": self.manifest.name,
                            "participant": self.seat.participant_id}
                 for role in ("tasks", "checks"):
-                    client = await stack.enter_async_context(Client(self.servers(self.seat, role), mode="legacy"))
+                    try:
+                        server = self.servers(self.seat, role)
+                    except (NotPlayable, DataFileError, FileNotFoundError, KeyError, ValueError) as error:
+                        await self.show(MessageScreen("The study cannot start here", f"{error}\n\nPlease tell the "
+                                                      "study's organiser (nothing was recorded)."))
+                        return
+                    client = await stack.enter_async_context(Client(server, mode="legacy"))
                     self.sessions[role] = PlaySession(client, self.seat.participant_id, details)
             self.call_later(self.advance)
             await asyncio.Event().wait()
