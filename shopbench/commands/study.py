@@ -9,11 +9,11 @@ from pathlib import Path
 import typer
 
 from shopbench.commands import error_message
-from shopbench.options import Items, MaxSteps, TaskSet, World
+from shopbench.options import Items, MaxSteps, Seed, TaskSet, World
 
 study_app = typer.Typer(help="Human studies: baselines and annotations, in the terminal or a browser.",
                         no_args_is_help=True)
-STUDY = typer.Argument(..., help="The study's folder.")
+STUDY = typer.Argument(..., metavar="STUDY", help="The study's folder.")
 
 
 def _refuse(error: BaseException) -> typer.Exit:
@@ -40,13 +40,14 @@ def create(
                                                "items (default: the benchmark, or the first question benchmark)."),
     check_items: str | None = typer.Option(None, "--check-items", help="Its items file (default: bundled)."),
     time_limit: float = typer.Option(10.0, "--time-limit", min=0.1, help="Minutes per task."),
-    seed: int = typer.Option(0, "--seed", help="Fixes the sample, the seats and every queue's order."),
+    seed: Seed = 0,
     world: World = None,
     tasks: TaskSet = None,
     items: Items = None,
     max_steps: MaxSteps = None,
 ) -> None:
-    """Make a study folder: the sample, each participant's queue and token, qualification and attention items.
+    """Make a study folder: the sample, each participant's queue and token, qualification and attention items
+    (--seed fixes the sample, the seats' queues and their order).
 
     Examples: shopbench study create s1 --sample 2 --participants 6 · shopbench study create a1 --kind annotation
     --items gen/items.jsonl --participants 3 --qualification 5
