@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import krippendorff
@@ -16,7 +17,9 @@ from benchmarks.gold import gold_answers
 from benchmarks.jsonl import read_models
 from benchmarks.session_intent import load_items
 from benchmarks.session_intent.trees import GeneratedSessionItem
-from evaluators.studies.create import StudySettings, create_annotation
+from evaluators.studies.annotation import LabelItem
+from evaluators.studies.create import StudySettings, create_annotation, create_ratings
+from evaluators.studies.export import export_study
 from evaluators.studies.manifest import open_study
 from evaluators.studies.progress import read_progress
 from evaluators.studies.quality import study_status
@@ -38,20 +41,17 @@ def rater_label(rater: str, position: int) -> str:
     return LABELS[position % 3]
 
 
-async def label_as(study, rater: str, order: list[str], golds: dict[str, str]) -> None:
-    app = StudyApp(open_study(study.folder), participant=rater)
+async def label_as(study, rater: str, choose: Callable[[LabelItem], str]) -> None:
+    """Take the rater's path with the pilot, each item labelled as `choose` says (keys, then the confirmation). The
+    clock stands still: how fast a pilot answers on a loaded machine must not flag a rater as fast."""
+    app = StudyApp(open_study(study.folder), participant=rater, clock=lambda: 0.0)
     async with app.run_test(size=(120, 45)) as pilot:
         while not isinstance(app.screen, MessageScreen):
             await until(pilot, lambda: isinstance(app.screen, TextScreen | LabelScreen | MessageScreen))
             if isinstance(app.screen, TextScreen):
                 await press_on(pilot, "y")
             elif isinstance(app.screen, LabelScreen):
-                item = app.screen.item.item_id
-                assert not any(gold in app.screen.item.text for gold in ("gold", "Gold"))
-                qualifying = item in study.manifest.qualification.task_ids
-                label = rater_label(rater, order.index(item)) if item in order else \
-                    golds[item] if qualifying or rater != "P03" else "C"
-                await press_on(pilot, label.lower(), "y")
+                await press_on(pilot, choose(app.screen.item).lower(), "y")
         assert "completion code" in str(app.screen.query_one("#study-body").render())
 
 
@@ -65,8 +65,17 @@ def test_annotation_study_exports_majority_gold_and_flags_the_one_sided_rater(tm
                for seat in manifest.participants)
     golds = gold_answers("session-intent", None)
     order = manifest.tasks
+    def choose(rater: str) -> Callable[[LabelItem], str]:
+        def label(item: LabelItem) -> str:
+            assert "gold" not in item.text.lower()
+            if item.item_id in order:
+                return rater_label(rater, order.index(item.item_id))
+            qualifying = item.item_id in manifest.qualification.task_ids
+            return golds[item.item_id] if qualifying or rater != "P03" else "C"
+        return label
+
     for rater in ("P01", "P02", "P03"):  # `shopbench run` below starts its own event loop: not inside a test's
-        asyncio.run(label_as(study, rater, order, golds))
+        asyncio.run(label_as(study, rater, choose(rater)))
     status = study_status(study)
     flags = {p.participant_id: p.flags for p in status.participants}
     assert not flags["P01"] and not flags["P02"] and any("one-sided" in f for f in flags["P03"]), flags
@@ -107,3 +116,19 @@ def test_annotation_study_exports_majority_gold_and_flags_the_one_sided_rater(tm
                                    "--model", "random", "--out", str(tmp_path / "run")])
     assert run.exit_code == 0, run.output
     assert len(read_progress(study, "P01").done) == len(order) + 1  # every item and the attention check, once each
+
+
+async def test_a_rating_study_of_intentionqa_gold_exports_majority_ratings(tmp_path: Path) -> None:
+    study = create_ratings(tmp_path / "study", "intentionqa", StudySettings(participants=3, raters=3, sample=1))
+    manifest = study.manifest
+    assert manifest.rates and not manifest.qualification.task_ids and not manifest.attention
+    assert sorted({task.rpartition("#")[2] for task in manifest.tasks}) == ["gold-right", "other-right"]
+    # P01 and P02: the gold is right and no other option is; P03 says the opposite
+    for rater in ("P01", "P02", "P03"):
+        agree = rater != "P03"
+        await label_as(study, rater, lambda item, agree=agree: "A" if (item.group == "gold-right") == agree else "B")
+    export_study(open_study(study.folder), tmp_path / "out")
+    rows = [json.loads(line) for line in (tmp_path / "out" / "ratings.jsonl").read_text().splitlines()]
+    assert len(rows) == len(manifest.tasks) and all(len(row["labels"]) == 3 for row in rows)
+    assert {(row["question"], row["majority"]) for row in rows} == {("gold-right", "A"), ("other-right", "B")}
+    assert all(row["agreement"] == 2 / 3 for row in rows)

@@ -69,7 +69,7 @@ def test_bad_input_gets_one_line(tmp_path: Path) -> None:
     annotation = runner.invoke(cli, ["study", "create", str(tmp_path / "a"), "--kind", "annotation"])
     assert annotation.exit_code == 2 and "labels the items of --items FILE" in annotation.output
     kind = runner.invoke(cli, ["study", "create", str(tmp_path / "k"), "--kind", "survey"])
-    assert kind.exit_code == 2 and "--kind is baseline or annotation" in kind.output
+    assert kind.exit_code == 2 and "--kind is baseline, annotation or rating" in kind.output
     assert not (tmp_path / "a").exists() and not (tmp_path / "k").exists()
 
 

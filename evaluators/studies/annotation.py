@@ -44,3 +44,46 @@ def scale_side(group: str, label: str | None) -> bool | None:
     if task not in LETTERS or label not in LETTERS[task]:
         return None
     return label in POSITIVE[task]
+
+
+class RatingQuestion(BaseModel):
+    """A judgement asked about an item (not the item's own question): its answer options are keys and words."""
+
+    key: str
+    text: str
+    options: list[tuple[str, str]]
+
+
+YES_NO = [("A", "yes"), ("B", "no")]
+GOLD_RIGHT = RatingQuestion(key="gold-right", text="Is the marked answer right?", options=YES_NO)
+OTHER_RIGHT = RatingQuestion(key="other-right", text="Is another option also right?", options=YES_NO)
+STATES_TARGET = RatingQuestion(key="states-target", options=YES_NO,
+                               text="Does the instruction state exactly what the target product needs?")
+NATURAL = RatingQuestion(key="natural", text="How natural is the instruction, as a shopper would write it?",
+                         options=[("1", "not at all"), ("2", "barely"), ("3", "somewhat"), ("4", "mostly"),
+                                  ("5", "entirely")])
+
+
+def rating_items(item_id: str, context: str, questions: list[RatingQuestion]) -> list[LabelItem]:
+    """One unit to label per question: the item shown the same way, then the question and its options."""
+    return [LabelItem(item_id=f"{item_id}#{question.key}", group=question.key,
+                      text=f"{context}\n\n{question.text}\n" + "\n".join(f"{key}. {words}"
+                                                                         for key, words in question.options))
+            for question in questions]
+
+
+def gold_quality_items(benchmark: str, item: Any, gold: str) -> list[LabelItem]:
+    """IntentionQA's human evaluation of generated items (is the gold right, is a distractor also right) for any
+    question benchmark: the item's question as a model is asked it, and the answer its gold marks."""
+    questions = question_benchmark(benchmark)
+    prompt = questions.prompter([item], questions.promptings[0], 0)(item)
+    context = f"{prompt.user.strip()}\n\nThe marked answer: {gold}"
+    return rating_items(questions.item_id(item), context, [GOLD_RIGHT, OTHER_RIGHT])
+
+
+def instruction_items(task_id: str, instruction: str, targets: list[str]) -> list[LabelItem]:
+    """A ShoppingBench instruction and the products it was written for: does it state what they need, how natural
+    is it (1-5)."""
+    shown = "\n".join(f"- {title}" for title in targets)
+    return rating_items(task_id, f"The instruction:\n{instruction}\n\nThe target product(s):\n{shown}",
+                        [STATES_TARGET, NATURAL])

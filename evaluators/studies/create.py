@@ -7,14 +7,20 @@ import random
 import secrets
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from benchmarks.gold import gold_answers
 from benchmarks.jsonl import read_models, write_text_atomic
 from benchmarks.registry import benchmark_names, question_benchmark
 from benchmarks.session_intent.trees import GeneratedSessionItem
-from evaluators.studies.annotation import ANNOTATED, LabelItem, label_item
+from evaluators.studies.annotation import (
+    ANNOTATED,
+    LabelItem,
+    gold_quality_items,
+    instruction_items,
+    label_item,
+)
 from evaluators.studies.assignment import make_participants
 from evaluators.studies.manifest import ITEMS, QualificationSpec, Study, StudyKind, StudyManifest
 
@@ -114,6 +120,39 @@ def create_annotation(folder: Path, items: Path, settings: StudySettings, *, che
                          attention, ANNOTATED, check_items, items=str(items))
     study = Study.write(folder, manifest)
     write_text_atomic(Path(folder) / ITEMS, "".join(item.model_dump_json() + "\n" for item in shown))
+    return study
+
+
+def create_ratings(folder: Path, benchmark: str, settings: StudySettings, *, world: Path | None = None,
+                   task_set: str | None = None, items: str | None = None) -> Study:
+    """An annotation study of judgements about items rather than answers to them: a question benchmark's gold
+    (IntentionQA's human evaluation: is the marked answer right, is another option also right), or a ShoppingBench
+    instruction (does it state exactly what the target needs; how natural is it, 1-5). There is no gold to qualify
+    raters on or to hide among the items: a rating study has no qualification and no attention checks."""
+    if benchmark in benchmark_names("qa"):
+        questions = question_benchmark(benchmark)
+        golds = gold_answers(benchmark, items)
+        loaded = [item for item in questions.load(items) if questions.item_id(item) in golds]
+        chosen = set(sample_per_group([(questions.item_id(i), questions.task_of(i)) for i in loaded],
+                                      settings.sample, settings.seed))
+        shown = [unit for item in loaded if questions.item_id(item) in chosen
+                 for unit in gold_quality_items(benchmark, item, golds[questions.item_id(item)])]
+    else:
+        from mcp_server.environment import open_environment
+
+        environment = open_environment([benchmark], runs_dir=Path(folder), world=world, task_set=task_set)
+        if environment.world is None:
+            raise ValueError(f"{benchmark} has no instructions written for target products to rate")
+        tasks = environment.world.tasks(environment.suites[0].task_set)
+        chosen = set(sample_per_group([(t.task_id, t.intent) for t in tasks], settings.sample, settings.seed))
+        shown = [unit for task in tasks if task.task_id in chosen
+                 for unit in instruction_items(task.task_id, task.query, [t.title[0] for t in task.targets])]
+    rated = replace(settings, qualification=0, attention=0)
+    manifest = _manifest(folder, "annotation", benchmark, rated, [unit.item_id for unit in shown],
+                         {unit.item_id: unit.group for unit in shown}, None, [], [], benchmark, None,
+                         world=str(world) if world else None, task_set=task_set, items=str(items) if items else None)
+    study = Study.write(folder, manifest.model_copy(update={"rates": True}))
+    write_text_atomic(Path(folder) / ITEMS, "".join(unit.model_dump_json() + "\n" for unit in shown))
     return study
 
 

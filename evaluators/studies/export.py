@@ -7,7 +7,8 @@ control stay in their own folders but out of the pool (said in summary.json).
 
 Annotation: the generated items with gold by the counted raters' majority (`gold_source: human`, the labels and the
 per-item agreement beside it), which `shopbench run session-intent --items` plays; ties and items with no label
-stay unlabelled in ties.jsonl."""
+stay unlabelled in ties.jsonl. A rating study: ratings.jsonl, per item and question the labels kept, their majority
+and the share that gave it."""
 
 from __future__ import annotations
 
@@ -51,7 +52,9 @@ def export_study(study: Study, out: Path) -> Exported:
     status = study_status(study)
     exported = Exported(out=Path(out), left_out=status.flagged,
                         agreement=[a.model_dump() for a in status.agreement])
-    if study.manifest.kind == "annotation":
+    if study.manifest.rates:
+        _export_ratings(study, exported)
+    elif study.manifest.kind == "annotation":
         _export_items(study, exported)
     else:
         _export_runs(study, exported)
@@ -113,20 +116,51 @@ def _copy_as_epoch(source: Path, target: Path, epoch: int, pooled: AgentInfo) ->
     target.write_text(start.model_dump_json() + "\n" + rest, encoding="utf-8")
 
 
+def majority(labels: dict[str, str]) -> tuple[str | None, int]:
+    """The most given label and how many gave it; None on a tie or with no label."""
+    ranked = Counter(labels.values()).most_common()
+    if not ranked or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
+        return None, 0
+    return ranked[0]
+
+
+def _counted_labels(study: Study, exported: Exported) -> dict[str, dict[str, str]]:
+    """task id → {rater → label} of the raters quality control kept."""
+    logs = {seat.participant_id: read_progress(study, seat.participant_id) for seat in study.manifest.participants}
+    answers = answers_per_task(logs, exclude=frozenset(exported.left_out))
+    return {task: {rater: label for rater, label in given.items() if label is not None}
+            for task, given in answers.items()}
+
+
+def _export_ratings(study: Study, exported: Exported) -> None:
+    """ratings.jsonl: per item and question, the kept raters' labels, their majority (None on a tie) and the share
+    that gave it."""
+    labels = _counted_labels(study, exported)
+    rows = []
+    for unit in study.manifest.tasks:
+        given = labels.get(unit, {})
+        top, count = majority(given)
+        item_id, _, question = unit.rpartition("#")
+        rows.append({"item_id": item_id, "question": question, "labels": given, "majority": top,
+                     "agreement": count / len(given) if given and top else None})
+    exported.items = sum(row["majority"] is not None for row in rows)
+    exported.ties = len(rows) - exported.items
+    exported.out.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(exported.out / "ratings.jsonl", "".join(json.dumps(row) + "\n" for row in rows))
+
+
 def _export_items(study: Study, exported: Exported) -> None:
     manifest = study.manifest
-    logs = {seat.participant_id: read_progress(study, seat.participant_id) for seat in manifest.participants}
-    answers = answers_per_task(logs, exclude=frozenset(exported.left_out))
+    answers = _counted_labels(study, exported)
     labelled, ties = [], []
     for item in read_models(Path(manifest.items or ""), GeneratedSessionItem):
         if item.id not in manifest.tasks:
             continue
-        labels = {rater: label for rater, label in answers.get(item.id, {}).items() if label is not None}
-        ranked = Counter(labels.values()).most_common()
-        if not ranked or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
+        labels = answers.get(item.id, {})
+        gold, count = majority(labels)
+        if gold is None:
             ties.append(item)
             continue
-        gold, count = ranked[0]
         labelled.append(GeneratedSessionItem.model_validate({
             **item.model_dump(), "gold": gold, "gold_source": "human",
             "annotation": HumanAnnotation(study=manifest.name, labels=labels, agreement=count / len(labels))}))

@@ -80,6 +80,8 @@ class StudyManifest(BaseModel):
     qualification: QualificationSpec
     attention: list[str] = Field(default_factory=list)
     """Gold items of the qualification benchmark hidden in every queue (answers checked, never counted)."""
+    rates: bool = False
+    """An annotation study of judgements about items (exported as ratings), not of items' gold labels."""
     time_limit_s: float = 600.0
     max_steps: int | None = None
     consent: str = CONSENT

@@ -24,9 +24,11 @@ def _refuse(error: BaseException) -> typer.Exit:
 @study_app.command("create")
 def create(
     study: Path = STUDY,
-    kind: str = typer.Option("baseline", "--kind", help="baseline (participants play tasks) or annotation "
-                             "(participants label generated SessionIntentBench items: give --items)."),
-    benchmark: str = typer.Option("shoppingbench", "--benchmark", help="What a baseline's participants play."),
+    kind: str = typer.Option("baseline", "--kind", help="baseline (participants play tasks), annotation "
+                             "(participants label generated SessionIntentBench items: give --items) or rating "
+                             "(they judge a question benchmark's gold, or ShoppingBench instructions)."),
+    benchmark: str = typer.Option("shoppingbench", "--benchmark", help="What a baseline's participants play, or "
+                                  "a rating study's participants judge."),
     participants: int = typer.Option(6, "--participants", min=1, help="Seats (pseudonymous ids and tokens)."),
     raters: int = typer.Option(3, "--raters", min=1, help="Distinct participants per task (3, as ShoppingBench)."),
     sample: int | None = typer.Option(None, "--sample", min=1, help="Tasks per intent or task type (default all)."),
@@ -50,10 +52,11 @@ def create(
     (--seed fixes the sample, the seats' queues and their order).
 
     Examples: shopbench study create s1 --sample 2 --participants 6 · shopbench study create a1 --kind annotation
-    --items gen/items.jsonl --participants 3 --qualification 5
+    --items gen/items.jsonl --participants 3 --qualification 5 · shopbench study create r1 --kind rating --benchmark
+    intentionqa --sample 10
     """
     from benchmarks.jsonl import DataFileError
-    from evaluators.studies.create import StudySettings, create_annotation, create_baseline
+    from evaluators.studies.create import StudySettings, create_annotation, create_baseline, create_ratings
     from mcp_server.suites import NotPlayable
 
     if (study / "study.json").exists():
@@ -66,12 +69,15 @@ def create(
             if items is None:
                 raise ValueError("an annotation study labels the items of --items FILE")
             made = create_annotation(study, items, settings, check_items=check_items)
+        elif kind == "rating":
+            made = create_ratings(study, benchmark, settings, world=world, task_set=tasks,
+                                  items=str(items) if items else None)
         elif kind == "baseline":
             made = create_baseline(study, benchmark, settings, world=world, task_set=tasks,
                                    items=str(items) if items else None, task_ids=task or None, practice=practice,
                                    check_benchmark=check_benchmark, check_items=check_items)
         else:
-            raise ValueError(f"--kind is baseline or annotation, not {kind!r}")
+            raise ValueError(f"--kind is baseline, annotation or rating, not {kind!r}")
     except (NotPlayable, DataFileError, FileNotFoundError, KeyError, ValueError) as error:
         raise _refuse(error) from None
     manifest = made.manifest
