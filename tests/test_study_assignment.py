@@ -109,3 +109,19 @@ async def test_a_study_whose_world_is_gone_says_so_on_screen_and_records_nothing
         await until(pilot, lambda: isinstance(app.screen, MessageScreen))
         assert "no-world" in str(app.screen.query_one("#study-body").render())
     assert not study.log_path(seats[0].participant_id).exists()
+
+
+def test_a_rating_study_of_shoppingbench_instructions_shows_each_with_its_targets(default_world, tmp_path) -> None:
+    from evaluators.studies.annotation import label_items
+    from evaluators.studies.create import StudySettings, create_ratings
+    from shopbench_tui.play.screens import parse_options
+
+    study = create_ratings(tmp_path / "s", "shoppingbench", StudySettings(participants=3, sample=1))
+    units = label_items(study)
+    assert sorted(units) == sorted(study.manifest.tasks) and len(units) == 2 * 4  # one task per intent, 2 questions
+    tasks = {t.task_id: t for t in default_world.tasks("generated")}
+    for unit in units.values():
+        task = tasks[unit.item_id.rpartition("#")[0]]
+        assert task.query in unit.text and all(t.title[0] in unit.text for t in task.targets)
+        keys = [key for key, _ in parse_options(unit.text)]
+        assert keys == (["1", "2", "3", "4", "5"] if unit.group == "natural" else ["A", "B"])

@@ -126,12 +126,15 @@ def export(study: Path = STUDY, out: Path = typer.Option(..., "--out", help="Fol
     from evaluators.studies.manifest import open_study
 
     try:
-        done = export_study(open_study(study), out)
+        opened = open_study(study)
+        done = export_study(opened, out)
     except (FileNotFoundError, ValueError) as error:
         raise _refuse(error) from None
     for run in done.runs:
         typer.echo(f"run {run}: score it with shopbench score {run}")
-    if done.items or done.ties:
+    if opened.manifest.rates:
+        typer.echo(f"{done.items} ratings with a majority, {done.ties} ties, in {out / 'ratings.jsonl'}")
+    elif done.items or done.ties:
         typer.echo(f"{done.items} items with gold by majority in {out / 'items.jsonl'}; {done.ties} ties left "
                    f"unlabelled in {out / 'ties.jsonl'}")
     for participant, flags in done.left_out.items():
