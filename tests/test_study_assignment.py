@@ -125,3 +125,17 @@ def test_a_rating_study_of_shoppingbench_instructions_shows_each_with_its_target
         assert task.query in unit.text and all(t.title[0] in unit.text for t in task.targets)
         keys = [key for key, _ in parse_options(unit.text)]
         assert keys == (["1", "2", "3", "4", "5"] if unit.group == "natural" else ["A", "B"])
+
+
+def test_a_log_torn_by_a_crash_still_reads_and_takes_the_next_line(tmp_path: Path) -> None:
+    (seat,) = make_participants(["a"], 1, 1, seed=0)
+    manifest = StudyManifest(name="s", kind="annotation", benchmark="session-intent", tasks=["a"],
+                             participants=[seat], qualification=QualificationSpec(benchmark="session-intent"),
+                             secret="k")
+    study = Study.write(tmp_path / "s", manifest)
+    record(study, seat.participant_id, StudyEvent(event="consented"))
+    with open(study.log_path(seat.participant_id), "a") as log:
+        log.write('{"event":"task","task_id":"a","ans')  # the crash
+    assert [e.event for e in read_progress(study, seat.participant_id).events] == ["consented"]
+    assert record(study, seat.participant_id, StudyEvent(event="task", task_id="a", answer="B"))
+    assert read_progress(study, seat.participant_id).done["a"].answer == "B"

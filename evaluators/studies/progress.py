@@ -13,9 +13,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
-from benchmarks.jsonl import read_models
+from benchmarks.jsonl import DataFileError
 from evaluators.studies.manifest import Study
 from mcp_server.trajectory import now
 
@@ -83,8 +83,20 @@ class Progress:
 
 
 def read_progress(study: Study, participant_id: str) -> Progress:
+    """The log read back; a torn last line (a crash mid-write) is left out, as trajectory files' are (the next
+    record cuts it off); any other bad line is a DataFileError."""
     path = study.log_path(participant_id)
-    return Progress(read_models(path, StudyEvent) if path.exists() else [])
+    if not path.exists():
+        return Progress()
+    lines = [line for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
+    events = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            events.append(StudyEvent.model_validate_json(line))
+        except ValidationError as error:
+            if number < len(lines):
+                raise DataFileError(path, number, f"not a study event ({error.errors()[0]['msg']})") from None
+    return Progress(events)
 
 
 @contextmanager
@@ -111,6 +123,17 @@ def record(study: Study, participant_id: str, event: StudyEvent) -> bool:
         for seen in read_progress(study, participant_id).events:
             if seen.event == event.event and (event.event not in PER_TASK or seen.task_id == event.task_id):
                 return False
+        _cut_torn_tail(path)
         with open(path, "a", encoding="utf-8") as handle:
             handle.write(event.model_dump_json(exclude_defaults=True) + "\n")
     return True
+
+
+def _cut_torn_tail(path: Path) -> None:
+    """Shorten the log to its last whole line (what a crash mid-write left after it is no event)."""
+    if not path.exists():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with open(path, "r+b") as handle:
+            handle.truncate(data.rfind(b"\n") + 1)
