@@ -77,6 +77,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "results",
     "play",
     "generate",
+    "study",
 )
 """Modules of shopbench.commands, each with `register(app)`. Heavy imports stay inside the command bodies."""
 

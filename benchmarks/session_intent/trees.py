@@ -344,7 +344,17 @@ def _rng(seed: int, key: str) -> random.Random:
 
 _TASKS: tuple[Literal[1, 2, 3, 4], ...] = (1, 2, 3, 4)
 
-GoldSource = Literal["judge"]
+GoldSource = Literal["judge", "human"]
+
+
+class HumanAnnotation(BaseModel):
+    """How a study's annotators labelled a generated item (`shopbench study export`): gold is their majority."""
+
+    study: str
+    labels: dict[str, str]
+    """Participant id → letter, of the raters counted (flagged ones left out)."""
+    agreement: float
+    """Share of the counted labels equal to the gold letter."""
 
 
 class GeneratedSessionItem(SessionIntentItem):
@@ -355,8 +365,9 @@ class GeneratedSessionItem(SessionIntentItem):
     # fills it), which mypy reports as an incompatible override of a mutable attribute.
     gold: Literal["A", "B", "C", "D"] | None = None  # type: ignore[assignment]
     gold_source: GoldSource | None = None
-    """"judge" when a model wrote the gold letter (not human annotation); None while unlabelled."""
+    """"judge" when a model wrote the gold letter, "human" when annotators' majority did; None while unlabelled."""
     judge_model: str | None = None
+    annotation: HumanAnnotation | None = None
     tree_nodes: list[str] = Field(min_length=2)
     """The node ids of the trajectory, one per product, in order."""
 

@@ -87,7 +87,8 @@ class PlayApp(PlayHost):
     def look_up_answer(self, task: dict[str, Any], answer: str | None) -> None:
         """The item's correct answer from the benchmark's own items (never from the server), looked up only now
         that the episode has ended and the player's answer is recorded."""
-        from shopbench_tui.play.answers import correct_answer, with_option
+        from benchmarks.gold import correct_answer
+        from shopbench_tui.play.answers import with_option
         from shopbench_tui.play.screens import parse_options
 
         options = parse_options(task.get("instruction", ""))
