@@ -20,9 +20,9 @@ from evaluators.players.agent.observations import ObservationHints
 
 REPO = Path(__file__).resolve().parent.parent
 BENCHMARK_WORDS = ("shoppingbench", "find_product", "recommend_product", "product_id")
+"""What only a benchmark's player may know: its name, its tools, its observations' fields."""
 SHARED_DATA_MODULES = ("benchmarks.home", "benchmarks.names")
 """What the model layer may import of the data layer: where files live, and how a mistyped name is answered."""
-"""What only a benchmark's player may know: its name, its tools, its observations' fields."""
 
 TOOLS = [
     ToolSpec(name="find_product", description="Search the catalog. Returns a page.",
