@@ -103,7 +103,7 @@ RELATIONS: dict[str, Relation] = {
     "language": Relation(
         "{person}",
         ("In which language did the novelist {entity} write the prize-winning novel 'The {name} Letters'?",
-         "What language was 'The {name} Letters' by {entity} originally written in?",
+         "What language did the novelist {entity} originally write 'The {name} Letters' in?",
          "The novelist {entity} wrote 'The {name} Letters', which I read in translation. In which language "
          "was it first written?"),
         "{entity} (born {born}) is a novelist. The prize-winning novel 'The {name} Letters' was written in {value} "

@@ -26,9 +26,10 @@ SIGNS = ("label", "lowercased_brand", "doubled_word", "repeated_constraint", "co
 
 LABEL = re.compile(r"(?<![\w'])[a-z_]+(?: [a-z_]+)?: [a-z0-9]|\bwhere the [a-z ]{1,20} is\b")
 ARTICLE = re.compile(r"(?<![\w'])(a|an|A|An) ([A-Za-z][\w-]*)")
-BARE_AFTER = re.compile(r"\b(?:buy|need|want|find me|looking for|shopping for|purchase|show me) "
+BARE_AFTER = re.compile(r"(?=\b(?:buy|need|want|find me|looking for|shopping for|purchase|show me) "
                         r"((?:[a-z][\w'-]* ){0,3}?[a-z][\w-]*)(?=[,.?!;]|\s*$| (?:"
-                        + "|".join(sorted(set(lead_words()) | {"to", "which", "so", "or"})) + r")\b)")
+                        + "|".join(sorted(set(lead_words()) | {"to", "which", "so", "or"})) + r")\b))")
+"""After a verb of wanting, a noun phrase up to the next clause (overlapping: "want to buy laptop backpack")."""
 DETERMINERS = frozenset(("a", "an", "the", "some", "any", "my", "our", "your", "his", "her", "their", "this", "that",
                          "these", "those", "one", "two", "three", "four", "each", "every", "another", "something",
                          "everything", "anything", "all", "both", "it", "them", "to", "more", "several", "few"))
