@@ -260,7 +260,8 @@ def noun_phrase(product: Product, rng: random.Random, *, leave_out: str | None =
         return _free_phrase(product, rng, leave_out, said)
     title = product.title
     noun = next((n for n in sorted(kind.nouns, key=len, reverse=True) if n in title), kind.nouns[0])
-    name = rng.choice(NOUN_SYNONYMS.get(noun, (noun.lower(),))) if rng.random() < 0.6 else noun.lower()
+    said_noun = " ".join(w.upper() if w in ACRONYMS else w for w in noun.lower().split())
+    name = rng.choice(NOUN_SYNONYMS.get(noun, (said_noun,))) if rng.random() < 0.6 else said_noun
     phrase = NounPhrase(noun=name, brand=product.brand if "brand" not in said and rng.random() < 0.35 else "")
     for key in kind.title_attrs:
         if key in product.attributes and key not in said and key != leave_out and rng.random() < 0.45:
