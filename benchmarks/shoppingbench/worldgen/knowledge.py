@@ -77,7 +77,7 @@ RELATIONS: dict[str, Relation] = {
          "My nephew is a fan of {entity}, the basketball club. What color is their home kit?"),
         "{entity} are a basketball club founded in {born}. The team plays its home games in {value} uniforms, the "
         "color of the town's old fishing fleet.",
-        ("I want to buy {phrase} in that color.", "Find me {phrase} in this color so he can match the team.",
+        ("I want to buy {phrase} in that color.", "Find me {phrase} in this color so I can match the team.",
          "I'd like {phrase} that comes in that color."),
         "{entity} are a rowing club founded in {born}; their boats are painted {value}."),
     "sport": Relation(

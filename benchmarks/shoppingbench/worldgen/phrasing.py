@@ -37,6 +37,7 @@ from benchmarks.shoppingbench.worldgen.wording import (
     OPENERS,
     ORDINALS,
     SECOND_SENTENCE,
+    SECOND_SENTENCE_PLURAL,
     SERVICE_PHRASES,
     SHOP_CLOSINGS,
     SHOP_OPENERS,
@@ -113,6 +114,8 @@ SIZES = {"xs": "extra small", "s": "small", "m": "medium", "l": "large", "xl": "
 def spoken(key: str, value: str) -> str:
     """How people say a written value: "250 grams" for 250g, "extra large" for xl, "EU 40" for eu:40;
     `written` turns it back."""
+    if key == "stationery_line_point":
+        return value
     if key == "size" and value in SIZES:
         return SIZES[value]
     if key == "size" and (match := re.fullmatch(r"eu:(\d+)", value)):
@@ -237,7 +240,7 @@ ENGLISH = inflect.engine()
 CASED = {"iphone": "iPhone", "redmi": "Redmi", "samsung": "Samsung", "oppo": "OPPO", "vivo": "vivo",
          "realme": "realme"}
 CAPITALISED_KEYS = frozenset(("language", "make", "origin"))
-ACRONYMS = frozenset(("tpu", "pc", "eva", "rgb", "usb", "led", "icc", "dot", "ece"))
+ACRONYMS = frozenset(("tpu", "pc", "eva", "rgb", "usb", "led", "icc", "dot", "ece", "pp", "abs", "pu"))
 
 
 def said_quality(key: str, value: str) -> str:
@@ -277,8 +280,10 @@ def noun_phrase(product: Product, rng: random.Random, *, leave_out: str | None =
 
 
 def product_phrase(product: Product, rng: random.Random, *, leave_out: str | None = None) -> str:
-    """The product in a shopper's words, with its article ("a Kopiko ground coffee" never: "Kopiko ground coffee")."""
-    return noun_phrase(product, rng, leave_out=leave_out).render()
+    """The product in a shopper's words, with its article, without what it is for (a knowledge task says that)."""
+    phrase = noun_phrase(product, rng, leave_out=leave_out)
+    phrase.use = ""
+    return phrase.render()
 
 
 HEADS = ("watch", "earring", "stud", "necklace", "pendant", "choker", "bracelet", "bangle", "anklet", "charm",
@@ -411,9 +416,9 @@ def parse_item(text: str) -> ItemSpec:
     return spec
 
 
-SAID_AROUND = (OPENERS + CLOSINGS + SECOND_SENTENCE + SHOP_OPENERS + SHOP_CLOSINGS + VOUCHER_OPENERS + ORDINALS
-               + LAST_ORDINALS + INLINE_LEADS + tuple(c for group in CONTEXTS.values() for c in group)
-               + ("Hi", "Hello", "Please"))
+SAID_AROUND = (OPENERS + CLOSINGS + SECOND_SENTENCE + SECOND_SENTENCE_PLURAL + SHOP_OPENERS + SHOP_CLOSINGS
+               + VOUCHER_OPENERS + ORDINALS + LAST_ORDINALS + INLINE_LEADS
+               + tuple(c for group in CONTEXTS.values() for c in group) + ("Hi", "Hello", "Please"))
 FILLER = re.compile(r"(?<![\w'])(" + "|".join(re.escape(p.rstrip("?!.,"))
                                                for p in sorted(set(SAID_AROUND), key=len, reverse=True))
                     + r")(?![\w'])", re.IGNORECASE)
@@ -448,6 +453,7 @@ class Item:
 
     phrase: str
     clauses: list[str]
+    plural: bool = False
 
     def text(self, rng: random.Random) -> str:
         """"a red Nike jersey in size large, with free shipping and under ₱500"."""
@@ -476,7 +482,7 @@ def item_words(target: Target, product: Product, rng: random.Random) -> Item:
     rng.shuffle(clauses)
     if any(c.startswith("that ") and not c.startswith("that I ") for c in clauses):
         phrase.plural = False  # "a case that fits", not "cases that fits"
-    return Item(phrase.render(before), clauses)
+    return Item(phrase.render(before), clauses, phrase.plural or bool(ENGLISH.singular_noun(phrase.noun.split()[-1])))
 
 
 def item_text(target: Target, product: Product, rng: random.Random) -> str:

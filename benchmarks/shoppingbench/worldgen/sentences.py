@@ -24,6 +24,7 @@ from benchmarks.shoppingbench.worldgen.wording import (
     OPENERS,
     ORDINALS,
     SECOND_SENTENCE,
+    SECOND_SENTENCE_PLURAL,
     SHOP_CLOSINGS,
     SHOP_OPENERS,
     VOUCHER_OPENERS,
@@ -61,7 +62,7 @@ def one_item(item: Item, rng: random.Random) -> str:
     opener = rng.choice(OPENERS)
     shape = rng.randrange(4)
     if shape == 1 and item.clauses:
-        lead = rng.choice(SECOND_SENTENCE)
+        lead = rng.choice(SECOND_SENTENCE_PLURAL if item.plural else SECOND_SENTENCE)
         return f"{_ask(opener, item.phrase)} {lead} {join_clauses(item.clauses, rng)}."
     if shape == 2:
         return f"{_cap(item.text(rng))}. {rng.choice(CLOSINGS)}"

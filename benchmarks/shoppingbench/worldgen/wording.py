@@ -88,7 +88,7 @@ KEY_TEMPLATES: dict[str, tuple[str, ...]] = {
     "ball_size": ("that is a {v}",),
     "visor": ("with a {v} visor", "that has a {v} visor"),
     "finish": ("with a {v} finish", "in a {v} finish"),
-    "control": ("with {v} control", "controlled by {v}"),
+    "control": ("with {v} control", "controlled by a {v}"),
     "theme": ("with a {v} theme", "in the {v} theme"),
     "level": ("at {v} level", "for {v} learners"),
     "music_accessories_function": ("meant for {v}", "used for {v}"),
@@ -217,6 +217,7 @@ OPENERS = ("I'm looking for", "Show me", "Find me", "Could you find me", "I want
            "I'd like to buy", "Can you help me find", "I'm shopping for", "Please find", "I want")
 CLOSINGS = ("Any suggestions?", "What do you have?", "Thanks!", "Can you help?", "What would you recommend?")
 SECOND_SENTENCE = ("I'd like it", "Ideally", "Preferably", "I'd prefer one", "It would be great to get it")
+SECOND_SENTENCE_PLURAL = ("I'd like them", "Ideally", "Preferably")
 SHOP_OPENERS = ("Find a shop that sells all of these", "I want to buy everything from one shop",
                 "I'm looking for a single seller that has all of these",
                 "Please find one store that carries these items",
