@@ -46,6 +46,8 @@ from benchmarks.shoppingbench.worldgen.wording import (
 )
 
 NUMBER = r"(\d+(?:\.\d+)?)"
+INCH_KEYS = frozenset(("fan_size", "laptop_size", "chain_length"))
+"""Sizes said as an adjective: "a 16-inch blade", "a 15.6-inch laptop"."""
 PREMODIFIERS = frozenset(("decaf", "caffeine-free", "gluten-free", "cordless", "battery-powered", "DOT certified",
                           "ECE certified"))
 """NATURAL qualities said before the noun ("a cordless drill"); the others follow it."""
@@ -120,6 +122,8 @@ def spoken(key: str, value: str) -> str:
         return SIZES[value]
     if key == "size" and (match := re.fullmatch(r"eu:(\d+)", value)):
         return f"EU {match.group(1)}"
+    if key in INCH_KEYS and (match := re.fullmatch(NUMBER + " inch", value)):
+        return f"{match.group(1)}-inch"
     if key in ("color_family", "light_color") and value == "grey":
         return "gray"
     match = re.fullmatch(NUMBER + r"(pcs|pc|kg|mah|ml|mm|cm|g|l|m|v|w| inch| colors)", value)
@@ -145,6 +149,8 @@ def written(key: str, value: str) -> str:
             return f"eu:{match.group(1)}"
     if key in ("color_family", "light_color") and value == "gray":
         return "grey"
+    if match := re.fullmatch(NUMBER + "-inch", value):
+        return f"{match.group(1)} inch"
     if match := re.fullmatch(NUMBER + r" ([a-z]+)", value):
         number, said = match.groups()
         for written_unit, one, many in UNITS:
@@ -302,8 +308,9 @@ def _free_phrase(product: Product, rng: random.Random, leave_out: str | None, sa
     for key in said:
         skip |= {w for value in product.attributes.get(key, []) for w in value.lower().split()}
     words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]+", BRACKETS.sub(" ", product.title))]
-    heads = {*HEADS, *(_singular(w) for w in re.findall(r"[a-z]+", product.category.split(" > ")[-1].lower()))}
-    index = next((i for i, w in enumerate(words) if _singular(w.lower()) in heads), None)
+    leaf = [_singular(w) for w in re.findall(r"[a-z]+", product.category.split(" > ")[-1].lower())]
+    singular = [_singular(w.lower()) for w in words]
+    index = next((i for head in (leaf[-1:], [*leaf, *HEADS]) for i, w in enumerate(singular) if w in head), None)
     if index is None:
         noun = _singular(_kind_noun(product.category))
         before = words

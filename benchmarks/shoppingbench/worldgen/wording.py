@@ -54,7 +54,7 @@ KEY_TEMPLATES: dict[str, tuple[str, ...]] = {
     "strip_length": ("in a {v} roll", "measuring {v}"),
     "chain_length": ("with a {v} chain",),
     "battery_capacity": ("with a {v} battery", "rated at {v}"),
-    "fan_size": ("with a {v} blade", "with {v} blades"),
+    "fan_size": ("with a {v} blade", "in the {v} size"),
     "plush_size": ("about {v} tall", "that stands {v} tall"),
     "diameter": ("with a {v} diameter", "that is {v} across"),
     "thickness": ("that is {v} thick",),
@@ -192,7 +192,8 @@ NOUN_SYNONYMS: dict[str, tuple[str, ...]] = {
 
 MASS_NOUNS = frozenset(("coffee", "tea", "rice", "dinorado", "perfume", "parfum", "cologne", "mist", "spray",
                         "wash", "soap", "gel", "cream", "lotion", "sunblock", "food", "kibble", "polish", "shine",
-                        "cleaner", "shampoo", "wax", "mix", "powder", "snack", "crisps", "chips", "toilette"))
+                        "cleaner", "shampoo", "wax", "mix", "powder", "snack", "crisps", "chips", "toilette", "black",
+                        "equipment"))
 """Head words said without an article ("I need ground coffee")."""
 
 USES: dict[str, tuple[str, ...]] = {
@@ -258,11 +259,12 @@ CONTEXTS: dict[str, tuple[str, ...]] = {
 it names fits the same group (phrasing.context_group)."""
 
 GROUP_WORDS: tuple[tuple[str, str], ...] = (
-    ("Groceries", "pantry"), ("Fragrances", "gift"), ("Jewelry", "gift"), ("Watches", "gift"), ("Beauty", "beauty"),
+    ("Tools", "repair"), ("Groceries", "pantry"), ("Fragrances", "gift"), ("Jewelry", "gift"), ("Watches", "gift"),
+    ("Beauty", "beauty"),
     ("Mobile", "gadget"), ("Cables", "gadget"), ("Power", "gadget"), ("Audio", "gadget"), ("Electronics", "gadget"),
     ("Sports", "sport"), ("Clothing", "wardrobe"), ("Shoes", "wardrobe"), ("Hats", "wardrobe"),
     ("Rice Cookers", "kitchen"), ("Cookware", "kitchen"), ("Kitchen", "kitchen"), ("Drinkware", "kitchen"),
-    ("Tools", "repair"), ("Automotive", "car"), ("Motorcycle", "car"), ("Toys", "kids"), ("Stationery", "kids"),
+    ("Automotive", "car"), ("Motorcycle", "car"), ("Toys", "kids"), ("Stationery", "kids"),
     ("Art", "kids"), ("Baby", "baby"), ("Mother", "baby"), ("Pet", "pet"), ("Lighting", "home"), ("Home", "home"),
     ("Fans", "home"), ("Books", "study"), ("Music", "study"), ("Bags", "wardrobe"),
 )
