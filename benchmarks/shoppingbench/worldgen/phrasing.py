@@ -3,7 +3,7 @@
 A shopper names a product in their own words (`noun_phrase`: "a red Nike basketball jersey", brand as the catalog
 writes it, a few title qualities in the order people say them, article and plural by `inflect`, never a detail
 stated elsewhere) and states each constraint once, the way people do (wording.py: "in size large", "with
-complimentary shipping", "under ₱500", "decaf" before the noun). Every clause has a fixed lead and its value ends
+complimentary shipping", "under 500 PHP", "decaf" before the noun). Every clause has a fixed lead and its value ends
 where the next clause's lead begins, so `parse_item` recovers exactly the constraints that were written: the task
 generator keeps a task only if `parse_item(text)` gives back its target's constraints (`stated_exactly`), and the
 `heuristic` baseline reads instructions through the same parser, i.e. through nothing but the instruction's words.
@@ -65,7 +65,7 @@ def lead_words() -> tuple[str, ...]:
         p for ps in SERVICE_PHRASES.values() for p in ps] + list(
         LESS_THAN + LESS_THAN_STRICT + GREATER_THAN + GREATER_THAN_STRICT + BETWEEN)
     words = {form.split()[0].lower() for form in forms
-             if not form.startswith(("{", "₱")) and form not in PREMODIFIERS}
+             if not form.startswith("{") and form not in PREMODIFIERS}
     return tuple(sorted(words | {"and", "but"}))
 
 
@@ -463,7 +463,7 @@ class Item:
     plural: bool = False
 
     def text(self, rng: random.Random) -> str:
-        """"a red Nike jersey in size large, with free shipping and under ₱500"."""
+        """"a red Nike jersey in size large, with free shipping and under 500 PHP"."""
         return f"{self.phrase} {join_clauses(self.clauses, rng)}".strip()
 
 

@@ -12,12 +12,12 @@ from benchmarks.shoppingbench.worldgen import source_digest
 
 # --- prices and services --------------------------------------------------------------------------------------------
 
-LESS_THAN_STRICT = ("under ₱{h}", "below {h} pesos", "for under {h} PHP", "for less than {h} pesos")
-LESS_THAN = ("for no more than {h} pesos", "at {h} pesos or less", "priced at most ₱{h}", "costing up to {h} PHP",
-             "within a budget of ₱{h}")
-GREATER_THAN_STRICT = ("above {l} pesos", "priced over ₱{l}", "for more than {l} PHP", "costing over {l} pesos")
-GREATER_THAN = ("at {l} pesos or more", "priced from ₱{l} up", "for at least {l} pesos")
-BETWEEN = ("between ₱{l} and ₱{h}", "priced from {l} to {h} pesos", "in the ₱{l} to ₱{h} range",
+LESS_THAN_STRICT = ("under {h} PHP", "below {h} pesos", "for under {h} PHP", "for less than {h} pesos")
+LESS_THAN = ("for no more than {h} pesos", "at {h} pesos or less", "priced at most {h} PHP", "costing up to {h} PHP",
+             "within a budget of {h} pesos")
+GREATER_THAN_STRICT = ("above {l} pesos", "priced over {l} PHP", "for more than {l} PHP", "costing over {l} pesos")
+GREATER_THAN = ("at {l} pesos or more", "priced from {l} PHP up", "for at least {l} pesos")
+BETWEEN = ("between {l} and {h} PHP", "priced from {l} to {h} pesos", "in the {l} to {h} PHP range",
            "for {l} to {h} PHP", "costing between {l} and {h} pesos")
 
 SERVICE_PHRASES: dict[str, tuple[str, ...]] = {
