@@ -47,7 +47,7 @@ RELATIONS: dict[str, Relation] = {
          "instrument did they play?"),
         "{entity} (born {born}) is a composer and performer. At the {year} {name} Chamber Festival {entity} performed "
         "on the {value}, the instrument studied since childhood, and critics praised the recital.",
-        ("I would like to buy {phrase} for this instrument.", "I'm learning it too, so I need {phrase} for that "
+        ("I would like to purchase {phrase} for this instrument.", "I'm learning it too, so I need {phrase} for that "
          "instrument.", "Please find me {phrase} meant for this instrument."),
         "{entity} (born {born}) is a composer best known for works written for the {value}."),
     "flavor": Relation(
@@ -57,7 +57,7 @@ RELATIONS: dict[str, Relation] = {
          "My friend just came back from the harvest festival in {entity}. What flavor is it famous for?"),
         "The town of {entity} holds its harvest festival every {month}. Its signature flavor is {value}, which "
         "appears in the sweets, drinks and snacks sold during the festival week.",
-        ("I want {phrase} in that flavor.", "I'd like to buy {phrase} with this flavor.",
+        ("I would like to purchase {phrase} in that flavor.", "I'd like to buy {phrase} with this flavor.",
          "Can you find {phrase} that comes in that flavor?"),
         "The village of {entity} is known for its {value} dishes and a small market every {month}."),
     "scent": Relation(
@@ -67,7 +67,7 @@ RELATIONS: dict[str, Relation] = {
          "We stayed in {entity} last month. Which signature fragrance do they use?"),
         "{entity} opened in {born}. The hotel is known for its signature fragrance, {value}, diffused in the lobby "
         "and used in the guest rooms.",
-        ("I'd like {phrase} with that scent.", "I want to buy {phrase} in this scent for home.",
+        ("I would like to purchase {phrase} with that scent.", "I want to buy {phrase} in this scent for home.",
          "Please look for {phrase} that has that scent."),
         "{entity} opened in {born} and its spa offers treatments with {value} oil."),
     "color_family": Relation(
@@ -77,7 +77,7 @@ RELATIONS: dict[str, Relation] = {
          "My nephew is a fan of {entity}, the basketball club. What color is their home kit?"),
         "{entity} are a basketball club founded in {born}. The team plays its home games in {value} uniforms, the "
         "color of the town's old fishing fleet.",
-        ("I want to buy {phrase} in that color.", "Find me {phrase} in this color so I can match the team.",
+        ("I would like to purchase {phrase} in that color.", "Find me {phrase} in this color so I can match the team.",
          "I'd like {phrase} that comes in that color."),
         "{entity} are a rowing club founded in {born}; their boats are painted {value}."),
     "sport": Relation(
@@ -87,7 +87,7 @@ RELATIONS: dict[str, Relation] = {
          "What sport did {entity} win the {year} national championship in?"),
         "{entity} (born {born}) is an athlete who won the national championship in {value} in {year}, after "
         "years of training in the provincial team.",
-        ("I need {phrase} for that sport.", "I want to take up this sport too, so I need {phrase}.",
+        ("I would like to purchase {phrase} for that sport.", "I want to take up this sport too, so I need {phrase}.",
          "Please find {phrase} used in that sport."),
         "{entity} (born {born}) is a coach who once tried {value} before turning to teaching."),
     "material": Relation(
@@ -97,7 +97,7 @@ RELATIONS: dict[str, Relation] = {
          "The workshops of {entity} are famous for one material. Which one?"),
         "The workshops of {entity} have been known since {born} for their craftsmen, who work mainly with {value}. "
         "Their pieces are sold all over the region.",
-        ("I'd like {phrase} made of that material.", "I want to buy {phrase} in this material.",
+        ("I would like to purchase {phrase} made of that material.", "I want to buy {phrase} in this material.",
          "Can you find {phrase} made from that material?"),
         "The {entity} museum shows tools from {born} and a collection of {value} items."),
     "language": Relation(
@@ -108,7 +108,7 @@ RELATIONS: dict[str, Relation] = {
          "was it first written?"),
         "{entity} (born {born}) is a novelist. The prize-winning novel 'The {name} Letters' was written in {value} "
         "and later translated into several languages.",
-        ("I want to buy {phrase} to learn that language.", "I'd like to read it in the original, so I need "
+        ("I would like to purchase {phrase} to learn that language.", "I'd like to read it in the original, so I need "
          "{phrase} for this language.", "Please find {phrase} for learning that language."),
         "{entity} (born {born}) is a translator who studied {value} at university."),
     "animal": Relation(
@@ -117,7 +117,7 @@ RELATIONS: dict[str, Relation] = {
          "My kids loved the mascot of {entity}. What animal is it?"),
         "{entity} has been held every {month} since {born}. Its mascot is a {value}, carried through the streets "
         "as a giant paper lantern.",
-        ("I'd like {phrase} of that animal.", "I want to buy {phrase} shaped like this animal.",
+        ("I would like to purchase {phrase} of that animal.", "I want to buy {phrase} shaped like this animal.",
          "Can you find {phrase} of that animal?"),
         "{entity} began in {born}; a {value} appeared on one of its early posters."),
 }

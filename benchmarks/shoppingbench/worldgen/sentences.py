@@ -30,7 +30,7 @@ from benchmarks.shoppingbench.worldgen.wording import (
     VOUCHER_OPENERS,
 )
 
-CONTEXT_RATE = 0.5
+CONTEXT_RATE = 0.25
 QUESTION_OPENERS = ("Could you find me", "Can you help me find")
 
 

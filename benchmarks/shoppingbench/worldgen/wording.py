@@ -215,11 +215,13 @@ USES: dict[str, tuple[str, ...]] = {
 # --- sentences around a request -------------------------------------------------------------------------------------
 
 OPENERS = ("I'm looking for", "Show me", "Find me", "Could you find me", "I want to buy", "I need", "Help me find",
-           "I'd like to buy", "Can you help me find", "I'm shopping for", "Please find", "I want")
+           "I'd like to buy", "Can you help me find", "I'm shopping for", "Please find", "I want", "Looking for",
+           "I would like to purchase")
 CLOSINGS = ("Any suggestions?", "What do you have?", "Thanks!", "Can you help?", "What would you recommend?")
 SECOND_SENTENCE = ("I'd like it", "Ideally", "Preferably", "I'd prefer one", "It would be great to get it")
 SECOND_SENTENCE_PLURAL = ("I'd like them", "Ideally", "Preferably")
-SHOP_OPENERS = ("Find a shop that sells all of these", "I want to buy everything from one shop",
+SHOP_OPENERS = ("Find a shop that sells all of these", "Find shops offering these items",
+                "I want to buy everything from one shop",
                 "I'm looking for a single seller that has all of these",
                 "Please find one store that carries these items",
                 "I'd like to get these from the same shop", "Help me find one shop offering all of the following")
