@@ -18,9 +18,9 @@ from mcp_server.trajectory import iter_episode_files, read_trajectory
 from shopbench.cli import app
 
 PINNED = {
-    ("shoppingbench", "random"): ("bfcf8fd32e7a33ac", 0.25),
+    ("shoppingbench", "random"): ("37ffb341978880a6", 0.25),
     ("shoppingbench", "oracle"): ("f8740d18690af26b", 1.0),
-    ("shoppingbench", "naive"): ("84d2a0ba9742fa04", 0.0),
+    ("shoppingbench", "naive"): ("2e621be0a170ac08", 0.0),
     ("shoppingbench", "heuristic"): ("ec63403c60648d92", 1.0),
     ("intentionqa", "random"): ("cbf7dc90096679cf", 0.5),
     ("intentionqa", "majority"): ("a28d38a49da54423", 0.0),
