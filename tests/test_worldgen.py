@@ -20,6 +20,7 @@ from benchmarks.shoppingbench.worldgen.catalog import generate_catalog, iter_pro
 from benchmarks.shoppingbench.worldgen.heuristic import check_task, meets, read_instruction
 from benchmarks.shoppingbench.worldgen.knowledge import knowledge_world
 from benchmarks.shoppingbench.worldgen.phrasing import (
+    Item,
     item_text,
     parse_item,
     sayable,
@@ -28,6 +29,7 @@ from benchmarks.shoppingbench.worldgen.phrasing import (
     target_pairs,
     written,
 )
+from benchmarks.shoppingbench.worldgen.sentences import compose, split_items
 from benchmarks.shoppingbench.worldgen.tasks import (
     MIN_TWINS,
     contested,
@@ -354,3 +356,19 @@ def test_knowledge_candidates_need_a_fact_that_one_document_holds(products):
         entity = ENTITY.search(task.query).group(1).lower()
         holders = [d for d in documents if value in d["content"].lower() and entity in d["content"].lower()]
         assert holders, task.query
+
+
+def test_every_shape_of_a_request_with_several_items_is_read_back_item_by_item():
+    items = [Item("a red Nike jersey", ["in size large", "with free shipping"]),
+             Item("an Anker power bank", ["with a 10000 mAh battery"]), Item("ground coffee", [])]
+    openings = set()
+    for seed in range(40):
+        rng = random.Random(seed)
+        query = compose("shop", items, [], rng)
+        openings.add(query.split(" ")[0])
+        texts = split_items(query)
+        assert len(texts) == 3, query
+        assert texts[0].startswith(("a red Nike jersey", "A red Nike jersey")) and texts[2].endswith("ground coffee")
+        assert [parse_item(t).pairs for t in texts] == [[("size", "l")], [("battery_capacity", "10000mah")], []]
+        assert read_instruction(query).same_shop
+    assert len(openings) >= 4  # several openers and shapes, not one template
