@@ -219,25 +219,33 @@ def kind_of(product: Product) -> Kind | None:
 
 @dataclass
 class NounPhrase:
-    """The product as a shopper names it: brand (as the catalog writes it), qualities from its title, the kind's
-    word for it and what it is for."""
+    """The product as a shopper names it, drawn once per task: brand (as the catalog writes it), qualities from its
+    title (key, words; key "" for a real title's words), the kind's word for it and what it is for. Each writing of
+    the task renders it without what the clauses say, so a detail is never said twice."""
 
     noun: str
-    qualities: list[str] = field(default_factory=list)
-    color: str = ""
+    qualities: list[tuple[str, str]] = field(default_factory=list)
     brand: str = ""
     use: str = ""
     plural: bool = False
 
-    def render(self, premodifiers: tuple[str, ...] | list[str] = (), *, with_article: bool = True) -> str:
-        """"a red Nike cotton jersey for our team": colour, brand, premodifying qualities, title qualities, noun."""
+    def render(self, premodifiers: tuple[str, ...] | list[str] = (), *, said: frozenset[str] = frozenset(),
+               said_words: frozenset[str] = frozenset(), plural: bool | None = None) -> str:
+        """"a red Nike cotton jersey for our team": colour, brand, premodifying qualities, title qualities, noun;
+        without the qualities of the keys `said` in clauses (or, for a real title's words, sharing `said_words`)."""
+        plural = self.plural if plural is None else plural
         noun = self.noun
-        if self.plural:
+        if plural:
             *rest, head = noun.split(" ")
             noun = " ".join([*rest, ENGLISH.plural_noun(head) or head])
-        words = " ".join(w for w in [self.color, self.brand, *premodifiers, *self.qualities, noun] if w)
+        kept = [(k, v) for k, v in self.qualities if k not in said
+                and not (k == "" and {_singular(w) for w in v.lower().split()} & said_words)]
+        color = [v for k, v in kept if k == "color_family"]
+        others = [v for k, v in kept if k != "color_family"]
+        brand = self.brand if "brand" not in said else ""
+        words = " ".join(w for w in [*color, brand, *premodifiers, *others, noun] if w)
         head = self.noun.split(" ")[-1].lower()
-        if with_article and not self.plural and head not in MASS_NOUNS and not ENGLISH.singular_noun(head):
+        if not plural and head not in MASS_NOUNS and not ENGLISH.singular_noun(head):
             words = article(words)
         return f"{words} {self.use}".strip()
 
@@ -260,25 +268,21 @@ def said_quality(key: str, value: str) -> str:
     return value
 
 
-def noun_phrase(product: Product, rng: random.Random, *, leave_out: str | None = None,
-                said: frozenset[str] = frozenset()) -> NounPhrase:
-    """The product in a shopper's words, without the details `said` elsewhere (their keys) and without the
-    `leave_out` title attribute (a knowledge task's answer)."""
+def noun_phrase(product: Product, rng: random.Random, *, leave_out: str | None = None) -> NounPhrase:
+    """The product in a shopper's words, without the `leave_out` title attribute (a knowledge task's answer)."""
     kind = kind_of(product)
     if kind is None:
-        return _free_phrase(product, rng, leave_out, said)
+        return _free_phrase(product, rng, leave_out)
     title = product.title
     noun = next((n for n in sorted(kind.nouns, key=len, reverse=True) if n in title), kind.nouns[0])
     said_noun = " ".join(w.upper() if w in ACRONYMS else w for w in noun.lower().split())
     name = rng.choice(NOUN_SYNONYMS.get(noun, (said_noun,))) if rng.random() < 0.6 else said_noun
-    phrase = NounPhrase(noun=name, brand=product.brand if "brand" not in said and rng.random() < 0.35 else "")
+    phrase = NounPhrase(noun=name, brand=product.brand if rng.random() < 0.35 else "")
     for key in kind.title_attrs:
-        if key in product.attributes and key not in said and key != leave_out and rng.random() < 0.45:
+        if key in product.attributes and key != leave_out and rng.random() < 0.45:
             value = said_quality(key, product.attributes[key][0])
-            if key == "color_family":
-                phrase.color = value
-            elif not _shares_word(value, name):
-                phrase.qualities.append(value)
+            if key == "color_family" or not _shares_word(value, name):
+                phrase.qualities.append((key, value))
     if rng.random() < 0.25:
         phrase.use = rng.choice(USES.get(kind.category.split(" > ")[-1], ("",)))
     phrase.plural = rng.random() < 0.2 and name.split(" ")[-1] not in MASS_NOUNS and not name.endswith("s")
@@ -300,13 +304,11 @@ HEADS = ("watch", "earring", "stud", "necklace", "pendant", "choker", "bracelet"
 """Head nouns of real titles (the catalog's AMAZON_KINDS), found in a title to name the product by it."""
 
 
-def _free_phrase(product: Product, rng: random.Random, leave_out: str | None, said: frozenset[str]) -> NounPhrase:
+def _free_phrase(product: Product, rng: random.Random, leave_out: str | None) -> NounPhrase:
     """A real title named by its head noun and up to two words before it in the title ("heart necklace"), or by
     the category's word for it; never the brand, never a word twice."""
     brand = {w.lower() for w in product.brand.split()}
     skip = set(product.attributes[leave_out][0].lower().split()) if leave_out in product.attributes else set()
-    for key in said:
-        skip |= {w for value in product.attributes.get(key, []) for w in value.lower().split()}
     words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]+", BRACKETS.sub(" ", product.title))]
     leaf = [_singular(w) for w in re.findall(r"[a-z]+", product.category.split(" > ")[-1].lower())]
     singular = [_singular(w.lower()) for w in words]
@@ -327,7 +329,7 @@ def _free_phrase(product: Product, rng: random.Random, leave_out: str | None, sa
         kept.insert(0, word if word.isupper() and len(word) <= 4 else lower)
         if len(kept) == rng.randint(1, 2):
             break
-    return NounPhrase(noun=_clean(noun), qualities=[_clean(" ".join(kept))] if kept else [])
+    return NounPhrase(noun=_clean(noun), qualities=[("", _clean(" ".join(kept)))] if kept else [])
 
 
 def _singular(word: str) -> str:
@@ -473,11 +475,12 @@ def join_clauses(clauses: list[str], rng: random.Random) -> str:
     return ", ".join(clauses[:-1]) + rng.choice((", ", " and ", " and ")) + clauses[-1]
 
 
-def item_words(target: Target, product: Product, rng: random.Random) -> Item:
-    """The product named without the details the target states, and each stated detail, service and price said
-    once: a quality people put before the noun ("decaf", "cordless") goes there, the others follow it."""
+def item_words(target: Target, product: Product, rng: random.Random, phrase: NounPhrase | None = None) -> Item:
+    """The product named (`phrase`, drawn once per task) without the details the target states, and each stated
+    detail, service and price said once: a quality people put before the noun ("decaf", "cordless") goes there,
+    the others follow it."""
     pairs = _ordered_pairs(target)
-    phrase = noun_phrase(product, rng, said=frozenset(k for k, _ in pairs))
+    phrase = phrase or noun_phrase(product, rng)
     before: list[str] = []
     clauses: list[str] = []
     for key, value in pairs:
@@ -487,9 +490,11 @@ def item_words(target: Target, product: Product, rng: random.Random) -> Item:
     if target.price:
         clauses.append(price_clause(target.price[0], product.price, rng))
     rng.shuffle(clauses)
-    if any(c.startswith("that ") and not c.startswith("that I ") for c in clauses):
-        phrase.plural = False  # "a case that fits", not "cases that fits"
-    return Item(phrase.render(before), clauses, phrase.plural or bool(ENGLISH.singular_noun(phrase.noun.split()[-1])))
+    # "a case that fits", not "cases that fits"
+    plural = phrase.plural and not any(c.startswith("that ") and not c.startswith("that I ") for c in clauses)
+    said_words = frozenset(_singular(w) for _, v in pairs for w in v.split())
+    text = phrase.render(before, said=frozenset(k for k, _ in pairs), said_words=said_words, plural=plural)
+    return Item(text, clauses, plural or bool(ENGLISH.singular_noun(phrase.noun.split()[-1])))
 
 
 def item_text(target: Target, product: Product, rng: random.Random) -> str:

@@ -50,7 +50,14 @@ from benchmarks.shoppingbench.worldgen.heuristic import (
     read_instruction,
     records_in,
 )
-from benchmarks.shoppingbench.worldgen.phrasing import item_words, sayable, stated_exactly, target_pairs
+from benchmarks.shoppingbench.worldgen.phrasing import (
+    NounPhrase,
+    item_words,
+    noun_phrase,
+    sayable,
+    stated_exactly,
+    target_pairs,
+)
 from benchmarks.shoppingbench.worldgen.sentences import compose
 
 ATTEMPTS_PER_TASK = 25
@@ -162,8 +169,9 @@ def build_task(intent: Intent, chosen: list[Product], targets: list[Target], rng
     """(query, targets) once the instruction states its constraints exactly, the heuristic solves it and no rival
     of the same kind meets everything stated ahead of the gold; None when that cannot be reached."""
     targets = list(targets)
+    phrases = [noun_phrase(p, rng) for p in chosen]  # once: the rivals found are the same product's each round
     for _ in range(SHARPEN_ROUNDS):
-        query = _write(intent, chosen, targets, rng, voucher)
+        query = _write(intent, chosen, targets, phrases, rng, voucher)
         if query is None:
             return None
         task = ShoppingTask(task_id="check", task_set="check", intent=intent, task_index=0, query=query,
@@ -186,10 +194,10 @@ def build_task(intent: Intent, chosen: list[Product], targets: list[Target], rng
     return None
 
 
-def _write(intent: Intent, chosen: list[Product], targets: list[Target], rng: random.Random,
-           voucher: Voucher | None) -> str | None:
+def _write(intent: Intent, chosen: list[Product], targets: list[Target], phrases: list[NounPhrase],
+           rng: random.Random, voucher: Voucher | None) -> str | None:
     for _ in range(WRITE_TRIES):
-        items = [item_words(t, p, rng) for t, p in zip(targets, chosen, strict=True)]
+        items = [item_words(t, p, rng, phrase) for t, p, phrase in zip(targets, chosen, phrases, strict=True)]
         query = compose(intent, items, chosen, rng, voucher_text(voucher) if voucher else "")
         reading = read_instruction(query)
         if len(reading.items) == len(targets) and all(
