@@ -185,11 +185,11 @@ def build_task(intent: Intent, chosen: list[Product], targets: list[Target], rng
         if wrong is None:
             return None
         position, rival = wrong
-        if rival is None:
-            return None
-        sharper = sharpen(targets[position], chosen[position], rival, rng, with_price=intent != "voucher")
-        if sharper is None:
-            return None
+        sharper = None if rival is None else sharpen(targets[position], chosen[position], rival, rng,
+                                                     with_price=intent != "voucher")
+        if sharper is None:  # nothing found, or nothing tells the gold from the rival: name it in other words
+            phrases = [noun_phrase(p, rng) for p in chosen]
+            continue
         targets[position] = sharper
     return None
 
