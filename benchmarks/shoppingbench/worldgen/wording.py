@@ -248,14 +248,15 @@ CONTEXTS: dict[str, tuple[str, ...]] = {
     "kitchen": ("We just moved into a new condo.", "I'm setting up my first kitchen.",
                 "My old one broke yesterday."),
     "repair": ("I have a few repairs to do around the house.", "I'm fixing up our garage this weekend."),
-    "car": ("I just bought a secondhand car.", "The rainy season is coming.", "I ride to work every day."),
+    "car": ("I just bought a secondhand car.", "The rainy season is coming.", "I wash the car every weekend."),
+    "riding": ("I ride to work every day.", "I just got my first motorcycle.", "The rainy season is coming."),
     "kids": ("My kids go back to school on Monday.", "It's for my nephew's birthday.",
              "My daughter loves arts and crafts."),
     "baby": ("We have a newborn at home.", "I'm preparing for the baby's arrival."),
     "pet": ("We just adopted a puppy.", "Our dog is getting older."),
     "home": ("We just moved into a new condo.", "I'm redecorating my bedroom.", "I want our home to feel cozier."),
-    "study": ("I'm starting language classes next month.", "I'm preparing for a trip to Japan.",
-              "I just started music lessons."),
+    "language": ("I'm starting language classes next month.", "I'm preparing to study abroad."),
+    "music": ("I just started music lessons.", "Our band has a gig next month."),
 }
 """Context a shopper gives before asking, by what the products are for; a request gets one only when every product
 it names fits the same group (phrasing.context_group)."""
@@ -266,9 +267,9 @@ GROUP_WORDS: tuple[tuple[str, str], ...] = (
     ("Mobile", "gadget"), ("Cables", "gadget"), ("Power", "gadget"), ("Audio", "gadget"), ("Electronics", "gadget"),
     ("Sports", "sport"), ("Clothing", "wardrobe"), ("Shoes", "wardrobe"), ("Hats", "wardrobe"),
     ("Rice Cookers", "kitchen"), ("Cookware", "kitchen"), ("Kitchen", "kitchen"), ("Drinkware", "kitchen"),
-    ("Automotive", "car"), ("Motorcycle", "car"), ("Toys", "kids"), ("Stationery", "kids"),
+    ("Motorcycle", "riding"), ("Automotive", "car"), ("Toys", "kids"), ("Stationery", "kids"),
     ("Art", "kids"), ("Baby", "baby"), ("Mother", "baby"), ("Pet", "pet"), ("Lighting", "home"), ("Home", "home"),
-    ("Fans", "home"), ("Books", "study"), ("Music", "study"), ("Bags", "wardrobe"),
+    ("Fans", "home"), ("Musical", "music"), ("Books", "language"), ("Bags", "wardrobe"),
 )
 """A word of the category path → its context group (first match wins)."""
 
