@@ -18,10 +18,10 @@ from mcp_server.trajectory import iter_episode_files, read_trajectory
 from shopbench.cli import app
 
 PINNED = {
-    ("shoppingbench", "random"): ("1391d3a51b65bb05", 0.0),
+    ("shoppingbench", "random"): ("724233edc1c36e9c", 0.0),
     ("shoppingbench", "oracle"): ("06a9fa1a376c600b", 1.0),
-    ("shoppingbench", "naive"): ("fb1997b05480e0e6", 0.0),
-    ("shoppingbench", "heuristic"): ("ecc9ca68a0062d76", 1.0),
+    ("shoppingbench", "naive"): ("c280f2816365ad8e", 0.0),
+    ("shoppingbench", "heuristic"): ("1d2327dbb35349c0", 1.0),
     ("intentionqa", "random"): ("cbf7dc90096679cf", 0.5),
     ("intentionqa", "majority"): ("a28d38a49da54423", 0.0),
     ("session-intent", "random"): ("1cdb2d8022578e6d", 0.5),
