@@ -187,9 +187,12 @@ def build_task(intent: Intent, chosen: list[Product], targets: list[Target], rng
         position, rival = wrong
         sharper = None if rival is None else sharpen(targets[position], chosen[position], rival, rng,
                                                      with_price=intent != "voucher")
-        if sharper is None:  # nothing found, or nothing tells the gold from the rival: name it in other words
+        if sharper is None and (rival is None or intent != "product"):
+            # nothing found, or (several products) nothing tells this one from its rival: name them in other words
             phrases = [noun_phrase(p, rng) for p in chosen]
             continue
+        if sharper is None:
+            return None
         targets[position] = sharper
     return None
 
