@@ -111,6 +111,7 @@ class ScalesSuite:
     kind = "agentic"
     max_steps: int | None = None
     agent_instructions = "Weigh the things with the scales, then answer with answer."
+    prompts: dict[str, str] = {}
     tools = TOOLS
     takes_items = False
     world = None

@@ -12,12 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_server.protocol import TaskListing
 from mcp_server.suite_registry import build_suites
-from mcp_server.suites import SuiteOptions, TaskSuite, check_playable
+from mcp_server.suites import SuiteOptions, SuiteWorld, TaskSuite, check_playable
 
 if TYPE_CHECKING:
     from mcp_server.background_sandboxes import BackgroundSandboxes
     from mcp_server.server import ShopbenchServer
-    from mcp_server.world import World
 
 
 @dataclass
@@ -30,7 +29,7 @@ class Environment:
     stdio, whose client waits seconds for the handshake."""
 
     suites: list[TaskSuite]
-    world: World | None
+    world: SuiteWorld | None
     runs_dir: Path
     max_steps: int | None = None
     agent_defaults: Mapping[str, Any] = field(default_factory=dict)
@@ -75,7 +74,7 @@ def open_environment(
     benchmarks: Sequence[str],
     *,
     runs_dir: Path,
-    world: Path | World | None = None,
+    world: Path | SuiteWorld | None = None,
     task_set: str | None = None,
     items: Path | str | None = None,
     prompting: str | None = None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcp_server.search import index_build
+from mcp_server.shopping.search import index_build
 
 DEAD_PID = 2**22 + 12345  # above Linux's pid_max: no process has it
 

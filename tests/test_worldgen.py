@@ -38,7 +38,7 @@ from benchmarks.shoppingbench.worldgen.tasks import (
     write_task_set,
 )
 from benchmarks.shoppingbench.worldgen.vocab import COLORS, KINDS
-from mcp_server.world_build import WorldTools
+from mcp_server.shopping.world_build import WorldTools
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from benchmarks.jsonl import DataFileError
-from mcp_server.search import lucene_runtime
+from mcp_server.shopping.search import lucene_runtime
 
 HASH_LENGTH = 16
 """Hex digits of the SHA-256 kept in index folder names (64 bits: collisions are not a concern)."""
