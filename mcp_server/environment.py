@@ -94,8 +94,8 @@ def open_environment(
     `agent_defaults` names who plays when a client does not; `single_client` (stdio) treats every request as one
     client; `background` opens the server's sandboxes in a thread (see Environment). `build_world=False` refuses
     (WorldNotBuilt) to spend a minute building the default world when it is missing. Unknown names raise
-    UnknownBenchmarkError; bad data DataFileError; a missing world or task set FileNotFoundError / KeyError. Nothing
-    is written here."""
+    UnknownBenchmarkError; bad data DataFileError; a missing world FileNotFoundError, a missing task set
+    UnknownTaskSet. Nothing is written here."""
     served = SuiteOptions(world=world, task_set=task_set, items=items, prompting=prompting, shots=shots, seed=seed,
                           build_world=build_world)
     opened, suites = build_suites(list(benchmarks), served)

@@ -121,6 +121,11 @@ class NotPlayable(ValueError):
     """Nothing can be played as asked: one line naming the problem and the command that fixes it."""
 
 
+class UnknownTaskSet(KeyError):
+    """A suite or world has no task set of that name: one line naming the ones it has. A KeyError (what a lookup by
+    name raises), so callers that catch one still do; commands refuse this one, and take any other for a bug."""
+
+
 def select_tasks(
     suites: list[TaskSuite],
     *,

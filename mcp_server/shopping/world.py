@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from benchmarks.jsonl import read_json_model
 from benchmarks.shoppingbench.schema import ShoppingTask
 from benchmarks.shoppingbench.tasks import OFFICIAL_SET, load_official, load_task_set
+from mcp_server.suites import UnknownTaskSet
 
 if TYPE_CHECKING:
     from mcp_server.shopping.search.backends import WebSearchBackend
@@ -111,7 +112,8 @@ class World:
             return load_official()
         folder = self.root / "tasks" / task_set
         if not folder.is_dir():
-            raise KeyError(f"no task set {task_set!r} in world {self.info.name}; known: {', '.join(self.task_sets())}")
+            known = ", ".join(self.task_sets())
+            raise UnknownTaskSet(f"no task set {task_set!r} in world {self.info.name}; known: {known}")
         key = (task_set, _stamp(*sorted(folder.iterdir())))
         if key not in self._task_sets:
             self._task_sets[key] = load_task_set(folder, task_set)
