@@ -22,7 +22,8 @@ from typing import Any
 from benchmarks.registry import get_benchmark
 from evaluators.harness.config import RunConfig, environment_options
 from evaluators.harness.orchestrate import WorkUnit
-from evaluators.harness.players import Player, make_player
+from evaluators.harness.player_choice import make_player
+from evaluators.harness.players import Player
 from evaluators.players.sessions import in_process_session
 from mcp_server.environment import Environment, open_environment
 from mcp_server.shopping.world import WORLD_JSON, World

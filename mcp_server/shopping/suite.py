@@ -10,7 +10,6 @@ from benchmarks.shoppingbench.tasks import OFFICIAL_SET
 from mcp_server.protocol import TaskListing
 from mcp_server.shopping.tools import SHOPPING_TOOLS, Sandbox
 from mcp_server.shopping.world import GENERATED_SET
-from mcp_server.shopping.world_build import open_world
 from mcp_server.suite_registry import register_suite
 from mcp_server.suites import SuiteOptions
 
@@ -47,6 +46,8 @@ class ShoppingSuite:
     @classmethod
     def open(cls, spec: BenchmarkSpec, options: SuiteOptions) -> ShoppingSuite:
         """The suite of the chosen task set (default: the world's generated set) in the chosen world."""
+        from mcp_server.shopping.world_build import open_world  # building worlds loads only when a world is opened
+
         return cls(open_world(options), options.task_set or GENERATED_SET)
 
     def listings(self) -> list[TaskListing]:
