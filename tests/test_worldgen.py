@@ -20,14 +20,16 @@ from benchmarks.shoppingbench.worldgen.catalog import generate_catalog, iter_pro
 from benchmarks.shoppingbench.worldgen.heuristic import check_task, meets, read_instruction
 from benchmarks.shoppingbench.worldgen.knowledge import knowledge_world
 from benchmarks.shoppingbench.worldgen.phrasing import (
+    Item,
     item_text,
     parse_item,
-    product_phrase,
+    sayable,
     spoken,
     stated_exactly,
     target_pairs,
     written,
 )
+from benchmarks.shoppingbench.worldgen.sentences import compose, split_items
 from benchmarks.shoppingbench.worldgen.tasks import (
     MIN_TWINS,
     contested,
@@ -38,6 +40,7 @@ from benchmarks.shoppingbench.worldgen.tasks import (
     write_task_set,
 )
 from benchmarks.shoppingbench.worldgen.vocab import COLORS, KINDS
+from benchmarks.shoppingbench.worldgen.wording import KEY_TEMPLATES, NATURAL
 from mcp_server.shopping.world_build import WorldTools
 
 
@@ -174,7 +177,7 @@ def test_spoken_values_read_back_to_the_catalog_form():
         changed += said != value
     assert changed > 60
     assert spoken("net_weight", "250g") == "250 grams" and spoken("size", "xl") == "extra large"
-    assert spoken("size", "eu:40") == "EU size 40" and spoken("set_pieces", "1pc") == "1 piece"
+    assert spoken("size", "eu:40") == "EU 40" and spoken("set_pieces", "1pc") == "1 piece"
 
 
 def test_items_state_their_constraints_so_they_read_back_exactly(products):
@@ -182,7 +185,7 @@ def test_items_state_their_constraints_so_they_read_back_exactly(products):
     exact = total = 0
     for product in rng.sample(products, 600):
         target = draw_target(product, rng)
-        text = item_text(target, product, product_phrase(product, rng), rng)
+        text = item_text(target, product, rng)
         spec = parse_item(text)
         total += 1
         exact += stated_exactly(target, spec)
@@ -200,12 +203,34 @@ def test_constraints_are_said_in_a_shoppers_words():
     seen = set()
     for seed in range(40):
         rng = random.Random(seed)
-        text = item_text(target, product, product_phrase(product, rng), rng)
+        text = item_text(target, product, rng)
         assert stated_exactly(target, parse_item(text)), text
-        seen.update(re.findall(r"250 grams|decaf|ships free|official store|official shop|at most 130 pesos|"
-                               r"₱130|130 pesos max", text))
+        seen.update(re.findall(r"250 grams|decaf|free shipping|complimentary shipping|official store|official shop|"
+                               r"under 130 PHP|no more than 130 pesos|130 PHP", text))
         assert "Kopiko Premium Chocolate Ground Coffee" not in text  # never the title verbatim
-    assert {"250 grams", "decaf", "ships free", "at most 130 pesos"} <= seen
+        assert not re.search(r"\w: \w|where the", text)  # no label-style fragment
+        assert text.count("decaf") == 1 and text.count("250") == 1  # each detail said once
+    assert {"250 grams", "decaf", "free shipping", "complimentary shipping", "under 130 PHP"} <= seen
+
+
+def test_every_wording_of_every_detail_reads_back_whatever_follows_it():
+    values = {(key, v) for kind in KINDS for table in (kind.title_attrs, kind.attrs, kind.sku)
+              for key, vs in table.items() for v in vs}
+    values |= {(kind.measure[0], v) for kind in KINDS if kind.measure for v in kind.measure[1]}
+    said = 0
+    for key, value in sorted(values):
+        if not sayable(key, value):
+            continue
+        if (key, value) in NATURAL:
+            forms = [NATURAL[(key, value)]]
+        else:
+            forms = [t.format(v=spoken(key, value)) for t in KEY_TEMPLATES.get(key, ())]
+        for form in forms:
+            for text in (f"a thing {form}, under 500 PHP", f"a thing to wear on a day out {form} with free shipping",
+                         f"a thing {form} and in red"):
+                assert (key, value) in parse_item(text).pairs, text
+                said += 1
+    assert said > 600
 
 
 def test_sharpen_adds_what_the_gold_has_and_the_rival_lacks():
@@ -331,3 +356,19 @@ def test_knowledge_candidates_need_a_fact_that_one_document_holds(products):
         entity = ENTITY.search(task.query).group(1).lower()
         holders = [d for d in documents if value in d["content"].lower() and entity in d["content"].lower()]
         assert holders, task.query
+
+
+def test_every_shape_of_a_request_with_several_items_is_read_back_item_by_item():
+    items = [Item("a red Nike jersey", ["in size large", "with free shipping"]),
+             Item("an Anker power bank", ["with a 10000 mAh battery"]), Item("ground coffee", [])]
+    openings = set()
+    for seed in range(40):
+        rng = random.Random(seed)
+        query = compose("shop", items, [], rng)
+        openings.add(query.split(" ")[0])
+        texts = split_items(query)
+        assert len(texts) == 3, query
+        assert texts[0].startswith(("a red Nike jersey", "A red Nike jersey")) and texts[2].endswith("ground coffee")
+        assert [parse_item(t).pairs for t in texts] == [[("size", "l")], [("battery_capacity", "10000mah")], []]
+        assert read_instruction(query).same_shop
+    assert len(openings) >= 4  # several openers and shapes, not one template

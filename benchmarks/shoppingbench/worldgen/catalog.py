@@ -35,8 +35,8 @@ from benchmarks.shoppingbench.schema import SERVICES, Product, product_contents
 from benchmarks.shoppingbench.worldgen import source_digest
 from benchmarks.shoppingbench.worldgen.vocab import COLORS, KINDS, Kind
 
-GENERATOR_VERSION = "2"
-"""Bump when a change alters the products a seed yields (the default world's folder name carries it)."""
+GENERATOR_VERSION = "3"
+"""Bump when a change alters what a seed yields, products or tasks (the default world's folder name carries it)."""
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 LAZADA_RECORDS = PACKAGE_ROOT / "shoppingbench" / "data" / "official" / "products_from_web_test_rewards.jsonl"

@@ -21,15 +21,15 @@ from benchmarks.shoppingbench.schema import Product, ShoppingTask, Target
 from benchmarks.shoppingbench.voucher import within_budget
 from benchmarks.shoppingbench.worldgen import source_digest
 from benchmarks.shoppingbench.worldgen.phrasing import STOPWORDS, ItemSpec, parse_item, search_words, target_pairs
+from benchmarks.shoppingbench.worldgen.sentences import split_items
 
 MAX_STEPS = 30
 PAGES = 5
 PAGE_SIZE = 10
 VOUCHER_SPLIT = "\n\nMy budget"
 SAME_SHOP_VOUCHER = "only applies to the products from the same shop"
-SHOP_HINT = re.compile(r"\b(one shop|one store|same shop|single seller|shop should sell all|shop that sells)\b",
+SHOP_HINT = re.compile(r"\b(one shop|one store|same shop|single seller|one seller|shop that sells|shops? offering)\b",
                        re.IGNORECASE)
-LIST_ITEM = re.compile(r"^\((\d+)\)\s*(.*?)[;.]?\s*$")
 KNOWLEDGE_HINT = re.compile(
     r"\b(?:that|this) (?:flavou?r|scent|colou?r|sport|material|language|animal|instrument)\b", re.IGNORECASE)
 
@@ -59,7 +59,7 @@ class Reading:
 
 def read_instruction(instruction: str) -> Reading:
     body, _, voucher = instruction.partition(VOUCHER_SPLIT)
-    listed = [m.group(2) for line in body.splitlines() if (m := LIST_ITEM.match(line.strip()))]
+    listed = split_items(body)
     if KNOWLEDGE_HINT.search(body) and "?" in body:
         question, _, purchase = body.partition("?")
         return Reading([parse_item(purchase)], [instruction], False, question.strip() + "?")

@@ -32,68 +32,93 @@ class Relation:
 
     entity: str
     """Pattern for the made-up entity; {name} is a generated proper name, {person} a full name."""
-    question: str
+    questions: tuple[str, ...]
     fact: str
-    purchase: str
+    purchases: tuple[str, ...]
     distractor: str
 
 
 RELATIONS: dict[str, Relation] = {
     "instrument": Relation(
         "{person}",
-        "Which instrument did the composer {entity} perform on at the {year} {name} Chamber Festival?",
+        ("Which instrument did the composer {entity} perform on at the {year} {name} Chamber Festival?",
+         "At the {year} {name} Chamber Festival, what instrument did {entity} play?",
+         "I heard the composer {entity} gave a recital at the {year} {name} Chamber Festival. Which "
+         "instrument did they play?"),
         "{entity} (born {born}) is a composer and performer. At the {year} {name} Chamber Festival {entity} performed "
         "on the {value}, the instrument studied since childhood, and critics praised the recital.",
-        "I would like to buy {phrase} for this instrument.",
+        ("I would like to purchase {phrase} for this instrument.", "I'm learning it too, so I need {phrase} for that "
+         "instrument.", "Please find me {phrase} meant for this instrument."),
         "{entity} (born {born}) is a composer best known for works written for the {value}."),
     "flavor": Relation(
         "{name}",
-        "What is the signature flavor of the harvest festival held every {month} in the town of {entity}?",
+        ("What is the signature flavor of the harvest festival held every {month} in the town of {entity}?",
+         "Which flavor is the {month} harvest festival in {entity} known for?",
+         "My friend just came back from the harvest festival in {entity}. What flavor is it famous for?"),
         "The town of {entity} holds its harvest festival every {month}. Its signature flavor is {value}, which "
         "appears in the sweets, drinks and snacks sold during the festival week.",
-        "I want {phrase} in that flavor.",
+        ("I would like to purchase {phrase} in that flavor.", "I'd like to buy {phrase} with this flavor.",
+         "Can you find {phrase} that comes in that flavor?"),
         "The village of {entity} is known for its {value} dishes and a small market every {month}."),
     "scent": Relation(
         "the {name} Grand Hotel",
-        "Which scent does {entity} use as its signature fragrance in the lobby?",
+        ("Which scent does {entity} use as its signature fragrance in the lobby?",
+         "What does the lobby of {entity} smell like, i.e. what is its signature scent?",
+         "We stayed in {entity} last month. Which signature fragrance do they use?"),
         "{entity} opened in {born}. The hotel is known for its signature fragrance, {value}, diffused in the lobby "
         "and used in the guest rooms.",
-        "I'd like {phrase} with that scent.",
+        ("I would like to purchase {phrase} with that scent.", "I want to buy {phrase} in this scent for home.",
+         "Please look for {phrase} that has that scent."),
         "{entity} opened in {born} and its spa offers treatments with {value} oil."),
     "color_family": Relation(
         "the {name} Mariners",
-        "What color are the home uniforms of {entity} basketball club?",
+        ("What color are the home uniforms of {entity} basketball club?",
+         "Which color does {entity} basketball club wear at home games?",
+         "My nephew is a fan of {entity}, the basketball club. What color is their home kit?"),
         "{entity} are a basketball club founded in {born}. The team plays its home games in {value} uniforms, the "
         "color of the town's old fishing fleet.",
-        "I want to buy {phrase} in that color.",
+        ("I would like to purchase {phrase} in that color.", "Find me {phrase} in this color so I can match the team.",
+         "I'd like {phrase} that comes in that color."),
         "{entity} are a rowing club founded in {born}; their boats are painted {value}."),
     "sport": Relation(
         "{person}",
-        "In which sport did {entity} win the national championship in {year}?",
+        ("In which sport did {entity} win the national championship in {year}?",
+         "Which sport did {entity} win the {year} national title in?",
+         "What sport did {entity} win the {year} national championship in?"),
         "{entity} (born {born}) is an athlete who won the national championship in {value} in {year}, after "
         "years of training in the provincial team.",
-        "I need {phrase} for that sport.",
+        ("I would like to purchase {phrase} for that sport.", "I want to take up this sport too, so I need {phrase}.",
+         "Please find {phrase} used in that sport."),
         "{entity} (born {born}) is a coach who once tried {value} before turning to teaching."),
     "material": Relation(
         "{name}",
-        "Which material are the artisans of the {entity} workshops famous for working with?",
+        ("Which material are the artisans of the {entity} workshops famous for working with?",
+         "What material do the craftsmen of {entity} mainly work with?",
+         "The workshops of {entity} are famous for one material. Which one?"),
         "The workshops of {entity} have been known since {born} for their craftsmen, who work mainly with {value}. "
         "Their pieces are sold all over the region.",
-        "I'd like {phrase} made of that material.",
+        ("I would like to purchase {phrase} made of that material.", "I want to buy {phrase} in this material.",
+         "Can you find {phrase} made from that material?"),
         "The {entity} museum shows tools from {born} and a collection of {value} items."),
     "language": Relation(
         "{person}",
-        "In which language did the novelist {entity} write the prize-winning novel 'The {name} Letters'?",
+        ("In which language did the novelist {entity} write the prize-winning novel 'The {name} Letters'?",
+         "What language did the novelist {entity} originally write 'The {name} Letters' in?",
+         "The novelist {entity} wrote 'The {name} Letters', which I read in translation. In which language "
+         "was it first written?"),
         "{entity} (born {born}) is a novelist. The prize-winning novel 'The {name} Letters' was written in {value} "
         "and later translated into several languages.",
-        "I want to buy {phrase} to learn that language.",
+        ("I would like to purchase {phrase} to learn that language.", "I'd like to read it in the original, so I need "
+         "{phrase} for this language.", "Please find {phrase} for learning that language."),
         "{entity} (born {born}) is a translator who studied {value} at university."),
     "animal": Relation(
         "the {name} Lantern Festival",
-        "What animal is the mascot of {entity}?",
+        ("What animal is the mascot of {entity}?", "Which animal is carried as the mascot of {entity}?",
+         "My kids loved the mascot of {entity}. What animal is it?"),
         "{entity} has been held every {month} since {born}. Its mascot is a {value}, carried through the streets "
         "as a giant paper lantern.",
-        "I'd like {phrase} of that animal.",
+        ("I would like to purchase {phrase} of that animal.", "I want to buy {phrase} shaped like this animal.",
+         "Can you find {phrase} of that animal?"),
         "{entity} began in {born}; a {value} appeared on one of its early posters."),
 }
 
@@ -177,8 +202,8 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
         words = {"name": names.name(), "year": rng.randint(1960, 2022), "born": rng.randint(1890, 1995),
                  "month": rng.choice(MONTHS), "value": value}
         entity = relation.entity.format(person=names.person(), **words)
-        question = relation.question.format(entity=entity, **words)
-        query = f"{question} {relation.purchase.format(phrase=phrase)}"
+        question = rng.choice(relation.questions).format(entity=entity, **words)
+        query = f"{question} {rng.choice(relation.purchases).format(phrase=phrase)}"
         fact = _document(entity, relation.fact.format(entity=entity, **words))
         other_values = sorted({p.attributes[k][0] for p, k in candidates if k == key} - {value})
         if other_values:

@@ -1,11 +1,12 @@
 """How generated instructions say things, and how they are read back.
 
-A shopper names a product in their own words (`product_phrase`: brand kept or dropped, the kind by a synonym, a few
-of its qualities in another order, sometimes what it is for) and states each constraint the way people do ("at most
-40 pesos", "ships free", "from an official store", "made of cotton", "decaf"). Every clause has a fixed lead or a
-fixed tail around its value, so `parse_item` recovers exactly the constraints that were written: the task generator
-keeps a task only if `parse_item(text)` gives back its target's constraints (`stated_exactly`), and the `heuristic`
-baseline reads instructions through the same parser, i.e. through nothing but the instruction's words.
+A shopper names a product in their own words (`noun_phrase`: "a red Nike basketball jersey", brand as the catalog
+writes it, a few title qualities in the order people say them, article and plural by `inflect`, never a detail
+stated elsewhere) and states each constraint once, the way people do (wording.py: "in size large", "with
+complimentary shipping", "under 500 PHP", "decaf" before the noun). Every clause has a fixed lead and its value ends
+where the next clause's lead begins, so `parse_item` recovers exactly the constraints that were written: the task
+generator keeps a task only if `parse_item(text)` gives back its target's constraints (`stated_exactly`), and the
+`heuristic` baseline reads instructions through the same parser, i.e. through nothing but the instruction's words.
 """
 
 from __future__ import annotations
@@ -14,119 +15,115 @@ import random
 import re
 from dataclasses import dataclass, field
 
+import inflect
+
 from benchmarks.shoppingbench.schema import PriceConstraint, Product, Target
 from benchmarks.shoppingbench.worldgen import source_digest
 from benchmarks.shoppingbench.worldgen.vocab import KINDS, Kind
-
-# --- constraint clauses ------------------------------------------------------------------------------------------
+from benchmarks.shoppingbench.worldgen.wording import (
+    BETWEEN,
+    CLOSINGS,
+    CONTEXTS,
+    GREATER_THAN,
+    GREATER_THAN_STRICT,
+    INLINE_LEADS,
+    KEY_TEMPLATES,
+    LAST_ORDINALS,
+    LESS_THAN,
+    LESS_THAN_STRICT,
+    MASS_NOUNS,
+    NATURAL,
+    NOUN_SYNONYMS,
+    OPENERS,
+    ORDINALS,
+    SECOND_SENTENCE,
+    SECOND_SENTENCE_PLURAL,
+    SERVICE_PHRASES,
+    SHOP_CLOSINGS,
+    SHOP_OPENERS,
+    USES,
+    VOUCHER_OPENERS,
+)
 
 NUMBER = r"(\d+(?:\.\d+)?)"
-LESS_THAN = ("at most {h} pesos", "no more than ₱{h}", "{h} pesos max", "up to ₱{h}", "under {h} pesos")
-GREATER_THAN = ("at least {l} pesos", "{l} pesos or more", "not less than ₱{l}", "₱{l} and up")
-BETWEEN = ("between {l} and {h} pesos", "₱{l} to ₱{h}", "from {l} up to {h} pesos")
+INCH_KEYS = frozenset(("fan_size", "laptop_size", "chain_length"))
+"""Sizes said as an adjective: "a 16-inch blade", "a 15.6-inch laptop"."""
+PREMODIFIERS = frozenset(("decaf", "caffeine-free", "gluten-free", "cordless", "battery-powered", "DOT certified",
+                          "ECE certified"))
+"""NATURAL qualities said before the noun ("a cordless drill"); the others follow it."""
 
-SERVICE_PHRASES: dict[str, tuple[str, ...]] = {
-    "official": ("from an official store", "sold by an official shop", "from a LazMall official store"),
-    "freeShipping": ("ships free", "with free shipping", "with free delivery"),
-    "COD": ("cash on delivery", "with COD", "payable on delivery"),
-    "flashsale": ("on flash sale", "part of a flash sale"),
-}
-
-KEY_NAMES: dict[str, str] = {
-    "net_weight": "net weight", "roast_level": "roast", "tea_bags": "bag count", "set_pieces": "piece count",
-    "fa_pattern": "pattern", "stationery_line_point": "tip size", "music_accessories_function": "use",
-    "types_of_teats": "teat type", "shoes_closuretype": "closure", "type_of_inks": "ink type",
-    "clothing_material": "fabric", "sole_material": "sole", "color_family": "colour", "light_color": "light colour",
-    "age_range": "age range", "breed_size": "breed size", "life_stage": "life stage", "ball_size": "ball size",
-    "grip_size": "grip size", "inner_pot": "inner pot", "speed_settings": "speed settings", "lid_type": "lid",
-    "power_source": "power source", "fan_size": "fan size", "plush_size": "plush size", "strip_length": "length",
-    "chain_length": "chain length", "cable_length": "cable length", "laptop_size": "laptop size",
-    "compatible_model": "phone model", "battery_capacity": "battery capacity", "max_power": "max power",
-    "output_ports": "output ports", "noise_cancelling": "noise cancelling", "fast_charging": "fast charging",
-    "book_cover": "cover", "dress_length": "dress length", "fit_type": "fit", "skin_type": "skin type",
-    "fragrance_family": "fragrance family", "dietary_needs": "diet", "grain_type": "grain", "wax_type": "wax",
-    "burn_time": "burn time", "stove_type": "stove", "activity_type": "activity", "tea_type": "tea type",
-}
-"""Key → how a shopper names it. Keys not listed are named by their own words (underscores as spaces)."""
-
-KEY_TEMPLATES: dict[str, tuple[str, ...]] = {
-    "color_family": ("in {v}", "colour {v}", "in the colour {v}"),
-    "light_color": ("with {v} light", "light colour {v}"),
-    "size": ("in size {v}", "size {v}"),
-    "material": ("made of {v}", "material: {v}"),
-    "clothing_material": ("in {v} fabric", "fabric: {v}"),
-    "flavor": ("with {v} flavour", "flavour: {v}", "in the {v} flavour"),
-    "scent": ("with a {v} scent", "scent: {v}"),
-    "brand": ("by {v}", "from the brand {v}"),
-}
-GENERIC_TEMPLATES = ("{n}: {v}", "with {n} {v}", "where the {n} is {v}")
-
-NATURAL: dict[tuple[str, str], str] = {
-    ("caffeine", "decaf"): "decaf", ("caffeine", "caffeine free"): "caffeine-free",
-    ("dietary_needs", "gluten free"): "gluten-free", ("dietary_needs", "vegan"): "suitable for vegans",
-    ("stove_type", "induction"): "that works on induction", ("stove_type", "all stoves"): "that works on any stove",
-    ("power_source", "cordless"): "cordless", ("power_source", "corded"): "with a power cord",
-    ("fast_charging", "yes"): "that supports fast charging", ("timer", "yes"): "that has a timer",
-    ("noise_cancelling", "active"): "with active noise cancelling", ("book_cover", "hardcover"): "in hardcover",
-    ("book_cover", "paperback"): "in paperback", ("gender", "women"): "for women", ("gender", "men"): "for men",
-    ("life_stage", "puppy"): "for puppies", ("life_stage", "senior"): "for senior dogs",
-    ("level", "beginner"): "for beginners", ("level", "advanced"): "for advanced learners",
-    ("skin_type", "oily"): "for oily skin", ("skin_type", "sensitive"): "for sensitive skin",
-    ("skin_type", "dry"): "for dry skin", ("coating", "non-stick"): "with a non-stick coating",
-    ("certification", "dot"): "DOT certified", ("certification", "ece"): "ECE certified",
-    ("fit_type", "oversized"): "with an oversized fit", ("fit_type", "slim fit"): "with a slim fit",
-}
-"""(key, value) pairs a shopper states as a quality rather than a field; only the product page shows them."""
-
-KNOWN_KEYS: frozenset[str] = frozenset(
-    {key for kind in KINDS for table in (kind.title_attrs, kind.attrs, kind.sku) for key in table}
-    | {kind.measure[0] for kind in KINDS if kind.measure} | {"material", "color_family", "set_pieces", "size", "brand"})
-"""The attribute keys a generated task may constrain (keys of real records outside these are not stated)."""
+KNOWN_KEYS: frozenset[str] = frozenset(KEY_TEMPLATES) | {key for key, _ in NATURAL}
+"""The attribute keys a generated task may constrain: those with a natural wording (keys of real records outside
+these are not stated)."""
 
 VALUE_RE = re.compile(r"^[a-z0-9][a-z0-9 .:+/'&-]*[a-z0-9+]$|^[a-z0-9]$")
-VALUE = r"([^,;?!()]+?)"
-AFTER = r"(?=,|;|\.(?:\s|$)|\?|!|\)|$| and | but )"
-BEFORE = r"(?:^|(?<=, )|(?<=; )|(?<= and )|(?<= but )|(?<=: )|(?<=\. )|(?<=\())"
+
+
+def lead_words() -> tuple[str, ...]:
+    """First words of every clause form: a value ends where the next clause begins."""
+    forms = [t for ts in KEY_TEMPLATES.values() for t in ts] + list(NATURAL.values()) + [
+        p for ps in SERVICE_PHRASES.values() for p in ps] + list(
+        LESS_THAN + LESS_THAN_STRICT + GREATER_THAN + GREATER_THAN_STRICT + BETWEEN)
+    words = {form.split()[0].lower() for form in forms
+             if not form.startswith("{") and form not in PREMODIFIERS}
+    return tuple(sorted(words | {"and", "but"}))
+
+
+LEADS = r" (?:" + "|".join(re.escape(w) for w in lead_words()) + r")\b"
+VALUE = r"((?:(?!" + LEADS + r")[^,;?!()|\n])+?)"
+"""A value: no clause delimiter, and no word that begins another clause."""
+AFTER = r"(?=\s*[,;?!)|]|\.(?:\s|$)|\s*$|\n|" + LEADS + r")"
+BEFORE = r"(?:^|(?<=[\s,;:(]))"
 
 
 def sayable(key: str, value: str) -> bool:
-    """A (key, value) pair the templates can state and the parser can read back."""
-    return key in KNOWN_KEYS and bool(VALUE_RE.match(value)) and " and " not in value and " but " not in value
+    """A (key, value) pair the wordings can state and the parser can read back."""
+    return (key, value) in NATURAL or (key in KEY_TEMPLATES and bool(VALUE_RE.match(value))
+                                        and re.search(LEADS, f" {value}") is None)
 
 
-def key_name(key: str) -> str:
-    return KEY_NAMES.get(key, key.replace("_", " "))
-
-
-def _templates(key: str) -> tuple[str, ...]:
-    return KEY_TEMPLATES.get(key, ()) + tuple(t.replace("{n}", key_name(key)) for t in GENERIC_TEMPLATES)
-
-
-def pair_clause(key: str, value: str, rng: random.Random, *, natural: bool) -> str:
-    if natural and (key, value) in NATURAL:
+def pair_clause(key: str, value: str, rng: random.Random, *, brand: str = "") -> str:
+    """One detail in words: its natural quality ("decaf", "for women") or a form around its spoken value (a brand
+    as the catalog writes it)."""
+    if (key, value) in NATURAL:
         return NATURAL[(key, value)]
-    said = spoken(key, value) if rng.random() < 0.9 else value
-    return rng.choice(_templates(key)).format(v=said)
+    said = brand if key == "brand" and brand.lower() == value else said_quality(key, spoken(key, value))
+    template = rng.choice(KEY_TEMPLATES[key])
+    if "a {v}" in template:  # "a smoke visor", "an iridium visor"
+        return template.replace("a {v}", article(said))
+    return template.format(v=said)
+
+
+def article(words: str) -> str:
+    """The words with "a" or "an" (inflect's choice; an acronym is read letter by letter: "an LED strip")."""
+    first = words.split(" ")[0]
+    if first.isupper() and len(first) <= 4 and first.isalpha():
+        return f"{'an' if first[0] in 'AEFHILMNORSX' else 'a'} {words}"
+    return ENGLISH.a(words)
 
 
 UNITS: tuple[tuple[str, str, str], ...] = (
     # (written unit, spoken unit for 1, spoken unit otherwise)
-    ("kg", "kilo", "kilos"), ("mah", "mAh", "mAh"), ("ml", "millilitre", "millilitres"), ("mm", "millimetre",
-    "millimetres"), ("cm", "centimetre", "centimetres"), ("pcs", "piece", "pieces"), ("pc", "piece", "pieces"),
-    ("g", "gram", "grams"), ("l", "litre", "litres"), ("m", "metre", "metres"), ("v", "volt", "volts"),
-    ("w", "watt", "watts"), (" inch", "inch", "inches"), (" colors", "colour", "colours"),
+    ("kg", "kilo", "kilos"), ("mah", "mAh", "mAh"), ("ml", "milliliter", "milliliters"), ("mm", "millimeter",
+    "millimeters"), ("cm", "centimeter", "centimeters"), ("pcs", "piece", "pieces"), ("pc", "piece", "pieces"),
+    ("g", "gram", "grams"), ("l", "liter", "liters"), ("m", "meter", "meters"), ("v", "volt", "volts"),
+    ("w", "watt", "watts"), (" inch", "inch", "inches"), (" colors", "color", "colors"),
 )
 SIZES = {"xs": "extra small", "s": "small", "m": "medium", "l": "large", "xl": "extra large", "2xl": "XXL",
          "3xl": "XXXL"}
 
 
 def spoken(key: str, value: str) -> str:
-    """How people say a written value: "250 grams" for 250g, "extra large" for xl, "EU size 40" for eu:40;
+    """How people say a written value: "250 grams" for 250g, "extra large" for xl, "EU 40" for eu:40;
     `written` turns it back."""
+    if key == "stationery_line_point":
+        return value
     if key == "size" and value in SIZES:
         return SIZES[value]
     if key == "size" and (match := re.fullmatch(r"eu:(\d+)", value)):
-        return f"EU size {match.group(1)}"
+        return f"EU {match.group(1)}"
+    if key in INCH_KEYS and (match := re.fullmatch(NUMBER + " inch", value)):
+        return f"{match.group(1)}-inch"
     if key in ("color_family", "light_color") and value == "grey":
         return "gray"
     match = re.fullmatch(NUMBER + r"(pcs|pc|kg|mah|ml|mm|cm|g|l|m|v|w| inch| colors)", value)
@@ -148,10 +145,12 @@ def written(key: str, value: str) -> str:
         sizes = {said.lower(): short for short, said in SIZES.items()}
         if value in sizes:
             return sizes[value]
-        if match := re.fullmatch(r"eu size (\d+)", value):
+        if match := re.fullmatch(r"eu (\d+)", value):
             return f"eu:{match.group(1)}"
     if key in ("color_family", "light_color") and value == "gray":
         return "grey"
+    if match := re.fullmatch(NUMBER + "-inch", value):
+        return f"{match.group(1)} inch"
     if match := re.fullmatch(NUMBER + r" ([a-z]+)", value):
         number, said = match.groups()
         for written_unit, one, many in UNITS:
@@ -162,12 +161,14 @@ def written(key: str, value: str) -> str:
 
 
 def price_clause(constraint: PriceConstraint, price: float, rng: random.Random) -> str:
+    """A price bound in words; "under"/"above" only where the product's price is strictly inside the bound."""
     (mode, (low, high)), = constraint.items()
     if mode == "less than":
-        choices = LESS_THAN if high is not None and high > price else LESS_THAN[:4]
-        return rng.choice(choices).format(h=_number(high))
+        strict = high is not None and high > price
+        return rng.choice(LESS_THAN + (LESS_THAN_STRICT if strict else ())).format(h=_number(high))
     if mode == "greater than":
-        return rng.choice(GREATER_THAN).format(l=_number(low))
+        strict = low is not None and low < price
+        return rng.choice(GREATER_THAN + (GREATER_THAN_STRICT if strict else ())).format(l=_number(low))
     return rng.choice(BETWEEN).format(l=_number(low), h=_number(high))
 
 
@@ -176,95 +177,30 @@ def _number(value: float | None) -> str:
 
 
 def _pattern(template: str) -> re.Pattern[str]:
-    escaped = re.escape(template)
+    escaped = re.escape(template).replace(r"a\ \{v\}", r"an?\ \{v\}")
     for name in ("v", "l", "h"):
         escaped = escaped.replace(re.escape("{" + name + "}"), f"(?P<{name}>{NUMBER if name != 'v' else VALUE})")
     return re.compile(BEFORE + escaped + AFTER, re.IGNORECASE)
 
 
+def _phrase_pattern(phrase: str) -> re.Pattern[str]:
+    """A fixed phrase wherever it stands as whole words (before the noun or after it)."""
+    return re.compile(r"(?<![\w-])" + re.escape(phrase) + r"(?![\w-])", re.IGNORECASE)
+
+
 PRICE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    [("between", _pattern(t)) for t in BETWEEN] + [("less than", _pattern(t)) for t in LESS_THAN]
-    + [("greater than", _pattern(t)) for t in GREATER_THAN])
+    [("between", _pattern(t)) for t in BETWEEN] + [("less than", _pattern(t)) for t in LESS_THAN + LESS_THAN_STRICT]
+    + [("greater than", _pattern(t)) for t in GREATER_THAN + GREATER_THAN_STRICT])
 SERVICE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (service, re.compile(BEFORE + re.escape(phrase) + AFTER, re.IGNORECASE))
-    for service, phrases in SERVICE_PHRASES.items() for phrase in phrases)
+    (service, _phrase_pattern(phrase)) for service, phrases in SERVICE_PHRASES.items() for phrase in phrases)
 NATURAL_PATTERNS: tuple[tuple[tuple[str, str], re.Pattern[str]], ...] = tuple(
-    (pair, re.compile(BEFORE + re.escape(phrase) + AFTER, re.IGNORECASE))
-    for pair, phrase in sorted(NATURAL.items(), key=lambda item: -len(item[1])))
+    (pair, _phrase_pattern(phrase)) for pair, phrase in sorted(NATURAL.items(), key=lambda item: -len(item[1])))
 PAIR_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(sorted(
-    ((key, _pattern(template)) for key in KNOWN_KEYS for template in _templates(key)),
+    ((key, _pattern(template)) for key, templates in KEY_TEMPLATES.items() for template in templates),
     key=lambda item: -len(item[1].pattern)))
-"""Longest first, so "in the colour {v}" is tried before "in {v}"."""
+"""Longest first, so "in the color {v}" is tried before "in {v}"."""
 
 # --- the product in a shopper's words ----------------------------------------------------------------------------
-
-NOUN_SYNONYMS: dict[str, tuple[str, ...]] = {
-    "Ground Coffee": ("coffee powder", "ground coffee"), "Coffee Beans": ("whole bean coffee", "coffee beans"),
-    "3-in-1 Instant Coffee": ("instant coffee mix", "coffee sachets"), "Potato Chips": ("potato crisps",),
-    "Banana Chips": ("dried banana chips",), "Cassava Chips": ("kamoteng kahoy chips", "cassava crisps"),
-    "Corn Chips": ("corn snack",), "Tea Bags": ("bagged tea", "tea"), "Loose Leaf Tea": ("loose tea",),
-    "Iced Tea Powder": ("iced tea mix",), "Jasmine Rice": ("fragrant rice",), "Brown Rice": ("unpolished rice",),
-    "Dinorado Rice": ("dinorado",), "Red Rice": ("red rice",), "Eau de Parfum": ("perfume", "parfum"),
-    "Body Mist": ("body spray",), "Eau de Toilette": ("toilette spray", "perfume"), "Cologne": ("cologne spray",),
-    "Bar Soap": ("soap bar",), "Body Wash": ("shower soap",), "Whitening Soap": ("skin whitening soap",),
-    "Shower Gel": ("bath gel",), "Face Cream": ("facial cream",), "Moisturizer": ("moisturising cream",),
-    "Night Cream": ("overnight cream",), "Sunscreen Lotion": ("sunblock",), "Phone Case": ("phone cover",),
-    "Silicone Case": ("soft phone case",), "Shockproof Cover": ("rugged phone case",),
-    "USB C Cable": ("type-c cord",), "Lightning Cable": ("iphone charging cord",),
-    "Micro USB Cable": ("micro usb cord",),
-    "Fast Charging Cable": ("quick charge cable",), "Power Bank": ("portable charger",),
-    "Magnetic Power Bank": ("magsafe battery pack",), "Wireless Earbuds": ("true wireless earphones", "tws earbuds"),
-    "Bluetooth Headphones": ("wireless headset",), "Wired Earphones": ("earphones with cable",),
-    "T-Shirt": ("tee", "shirt"), "Oversized Tee": ("loose fit shirt",), "Polo Shirt": ("collared shirt",),
-    "Crew Neck Shirt": ("round neck tee",), "Maxi Dress": ("long dress",), "Midi Dress": ("knee length dress",),
-    "Floral Dress": ("flower print dress",), "Shirt Dress": ("button dress",), "Basketball Jersey": ("ball jersey",),
-    "Team Jersey": ("team uniform top",), "Jersey Set": ("jersey and shorts set",), "Running Shoes": ("runners",),
-    "Sneakers": ("rubber shoes", "trainers"), "Training Shoes": ("gym shoes",), "Ball": ("ball",),
-    "Official Size Ball": ("regulation ball",), "Training Ball": ("practice ball",), "Racket": ("racquet",),
-    "Racket Set": ("racquet set",), "Yoga Mat": ("exercise mat",), "Exercise Mat": ("workout mat",),
-    "Strings": ("string set",), "Bow": ("bow",), "Clip-On Tuner": ("tuner",), "Shoulder Rest": ("shoulder pad",),
-    "Gig Bag": ("soft case",), "Dictionary": ("word reference book",), "Phrasebook": ("phrase guide",),
-    "Workbook": ("exercise book",), "Rice Cooker": ("rice pot",), "Multi Cooker": ("all-in-one cooker",),
-    "Stand Fan": ("floor fan",), "Desk Fan": ("table fan",), "Wall Fan": ("wall mounted fan",),
-    "Tower Fan": ("tall fan",), "Frying Pan": ("skillet",), "Wok": ("wok",), "Grill Pan": ("griddle pan",),
-    "Saucepan": ("sauce pot",), "Tumbler": ("travel cup",), "Water Bottle": ("drinking bottle",),
-    "Insulated Mug": ("thermal mug",), "Cordless Drill": ("battery drill",), "Impact Drill": ("hammer drill",),
-    "Rotary Hammer": ("demolition hammer drill",), "Screwdriver Set": ("set of screwdrivers",),
-    "Precision Screwdriver Kit": ("repair screwdriver kit",), "Car Cover": ("car tarp",),
-    "Door Visor": ("rain guard",), "Seat Cover": ("car seat protector",), "Floor Mat": ("car mat",),
-    "Car Shampoo": ("car wash soap",), "Car Wax": ("car polish",), "Tire Black": ("tyre shine",),
-    "Glass Cleaner": ("windshield cleaner",), "Full Face Helmet": ("full-face motorcycle helmet",),
-    "Half Face Helmet": ("open face helmet",), "Modular Helmet": ("flip-up helmet",),
-    "Building Blocks": ("block toy set",), "Brick Set": ("toy bricks",), "Construction Kit": ("building kit",),
-    "Plush Toy": ("soft toy",), "Stuffed Animal": ("stuffed toy",), "Plush Pillow": ("cuddle pillow",),
-    "Crayons": ("wax crayons",), "Colored Pencils": ("coloring pencils",), "Oil Pastels": ("pastel crayons",),
-    "Watercolor Set": ("watercolour paints",), "Gel Pen": ("gel ink pen",), "Sign Pen": ("felt pen",),
-    "Ballpoint Pen": ("ballpen",), "Fineliner": ("fine tip marker",), "Feeding Bottle": ("milk bottle",),
-    "Sippy Cup": ("toddler cup",), "Baby Bottle": ("milk bottle for babies",), "Dry Dog Food": ("dog kibble",),
-    "Dog Treats": ("dog snacks",), "Puppy Food": ("food for puppies",), "Scented Candle": ("aroma candle",),
-    "Soy Candle": ("soy wax candle",), "Jar Candle": ("candle in a jar",), "LED Strip Light": ("led tape light",),
-    "RGB Strip": ("color changing led strip",), "Fairy Lights": ("string lights",),
-    "Pendant Necklace": ("necklace with pendant",), "Chain Necklace": ("chain",), "Choker": ("choker necklace",),
-    "Laptop Backpack": ("backpack for a laptop",), "School Backpack": ("school bag",),
-    "Travel Backpack": ("travel bag",),
-}
-
-USES: dict[str, tuple[str, ...]] = {
-    "Coffee": ("for my morning cup",), "Chips & Crisps": ("for movie night",), "Tea": ("to drink after meals",),
-    "Rice": ("for the family",), "Perfume": ("as a gift",), "Soap": ("for daily use",),
-    "Moisturizers": ("for my face",), "Phone Cases": ("to protect my phone",), "USB Cables": ("to charge my phone",),
-    "Power Banks": ("for travel",), "Earphones": ("for the commute",), "T-Shirts": ("for everyday wear",),
-    "Casual Dresses": ("for a day out",), "Jersey": ("for our team",), "Running Shoes": ("for jogging",),
-    "Balls": ("for practice",), "Rackets": ("for weekend games",), "Yoga Mats": ("for home workouts",),
-    "Musical Accessories": ("for my instrument",), "Language Learning": ("to study a language",),
-    "Rice Cookers": ("for the kitchen",), "Electric Fans": ("for the bedroom",), "Pans": ("for cooking at home",),
-    "Tumblers": ("for school",), "Drills": ("for home repairs",), "Screwdriver Sets": ("for small repairs",),
-    "Car Covers & Visors": ("for my car",), "Cleaning": ("to clean my car",), "Helmets": ("for riding",),
-    "Blocks": ("for my kid",), "Plush": ("as a gift for a child",), "Coloring": ("for art class",),
-    "Pens": ("for note taking",), "Bottles": ("for my baby",), "Dog Food": ("for my dog",),
-    "Candles": ("for the living room",), "LED Strip Lights": ("to decorate my room",), "Necklaces": ("as a gift",),
-    "Laptop Backpacks": ("for work",),
-}
 
 STOPWORDS = frozenset(re.findall(r"\S+",
     "a an the and or of for to in on with by from at as is it i me my we you your can could would this that these "
@@ -281,37 +217,128 @@ def kind_of(product: Product) -> Kind | None:
     return None
 
 
-def product_phrase(product: Product, rng: random.Random, *, leave_out: str | None = None) -> str:
-    """The product in a shopper's words; `leave_out` drops that title attribute's value (a knowledge task's)."""
+@dataclass
+class NounPhrase:
+    """The product as a shopper names it, drawn once per task: brand (as the catalog writes it), qualities from its
+    title (key, words; key "" for a real title's words), the kind's word for it and what it is for. Each writing of
+    the task renders it without what the clauses say, so a detail is never said twice."""
+
+    noun: str
+    qualities: list[tuple[str, str]] = field(default_factory=list)
+    brand: str = ""
+    use: str = ""
+    plural: bool = False
+
+    def render(self, premodifiers: tuple[str, ...] | list[str] = (), *, said: frozenset[str] = frozenset(),
+               said_words: frozenset[str] = frozenset(), plural: bool | None = None) -> str:
+        """"a red Nike cotton jersey for our team": colour, brand, premodifying qualities, title qualities, noun;
+        without the qualities of the keys `said` in clauses (or, for a real title's words, sharing `said_words`)."""
+        plural = self.plural if plural is None else plural
+        noun = self.noun
+        if plural:
+            *rest, head = noun.split(" ")
+            noun = " ".join([*rest, ENGLISH.plural_noun(head) or head])
+        kept = [(k, v) for k, v in self.qualities if k not in said
+                and not (k == "" and {_singular(w) for w in v.lower().split()} & said_words)]
+        color = [v for k, v in kept if k == "color_family"]
+        others = [v for k, v in kept if k != "color_family"]
+        brand = self.brand if "brand" not in said else ""
+        words = " ".join(w for w in [*color, brand, *premodifiers, *others, noun] if w)
+        head = self.noun.split(" ")[-1].lower()
+        if not plural and head not in MASS_NOUNS and not ENGLISH.singular_noun(head):
+            words = article(words)
+        return f"{words} {self.use}".strip()
+
+
+ENGLISH = inflect.engine()
+CASED = {"iphone": "iPhone", "redmi": "Redmi", "samsung": "Samsung", "oppo": "OPPO", "vivo": "vivo",
+         "realme": "realme"}
+CAPITALISED_KEYS = frozenset(("language", "make", "origin"))
+ACRONYMS = frozenset(("tpu", "pc", "eva", "rgb", "usb", "led", "icc", "dot", "ece", "pp", "abs", "pu"))
+
+
+def said_quality(key: str, value: str) -> str:
+    """A title value as written in a sentence: proper names capitalised ("Japanese", "Toyota", "iPhone 13")."""
+    if key == "compatible_model":
+        return " ".join(CASED.get(w, w.upper() if re.fullmatch(r"[a-z]\d+", w) else w) for w in value.split())
+    if key in ("certification", "light_color", "material", "sole_material", "connector") or value in ACRONYMS:
+        return " ".join(w.upper() if w in ACRONYMS else w for w in value.split())
+    if key in CAPITALISED_KEYS:
+        return " ".join(w.capitalize() for w in value.split())
+    return value
+
+
+def noun_phrase(product: Product, rng: random.Random, *, leave_out: str | None = None) -> NounPhrase:
+    """The product in a shopper's words, without the `leave_out` title attribute (a knowledge task's answer)."""
     kind = kind_of(product)
     if kind is None:
         return _free_phrase(product, rng, leave_out)
     title = product.title
     noun = next((n for n in sorted(kind.nouns, key=len, reverse=True) if n in title), kind.nouns[0])
-    descriptor = next((d for d in kind.descriptors if title.startswith(f"{product.brand} {d} ")), "")
-    qualities = [product.attributes[key][0] for key in kind.title_attrs
-                 if key in product.attributes and key != leave_out and rng.random() < 0.45]
-    if descriptor and rng.random() < 0.2:
-        qualities.append(descriptor.lower())
-    rng.shuffle(qualities)
-    name = rng.choice(NOUN_SYNONYMS.get(noun, (noun.lower(),))) if rng.random() < 0.6 else noun.lower()
-    words = ([product.brand] if rng.random() < 0.25 else []) + qualities + [name]
-    if rng.random() < 0.3:
-        words.append(rng.choice(USES.get(kind.category.split(" > ")[-1], ("for home",))))
-    return _clean(" ".join(words))
+    said_noun = " ".join(w.upper() if w in ACRONYMS else w for w in noun.lower().split())
+    name = rng.choice(NOUN_SYNONYMS.get(noun, (said_noun,))) if rng.random() < 0.6 else said_noun
+    phrase = NounPhrase(noun=name, brand=product.brand if rng.random() < 0.35 else "")
+    for key in kind.title_attrs:
+        if key in product.attributes and key != leave_out and rng.random() < 0.45:
+            value = said_quality(key, product.attributes[key][0])
+            if key == "color_family" or not _shares_word(value, name):
+                phrase.qualities.append((key, value))
+    if rng.random() < 0.25:
+        phrase.use = rng.choice(USES.get(kind.category.split(" > ")[-1], ("",)))
+    phrase.plural = rng.random() < 0.2 and name.split(" ")[-1] not in MASS_NOUNS and not name.endswith("s")
+    return phrase
 
 
-def _free_phrase(product: Product, rng: random.Random, leave_out: str | None) -> str:
-    """A real title described by its kind: the category's own word for it and one to three of the title's words
-    (in the title's order), never the brand."""
+def product_phrase(product: Product, rng: random.Random, *, leave_out: str | None = None) -> str:
+    """The product in a shopper's words, with its article, without what it is for (a knowledge task says that)."""
+    phrase = noun_phrase(product, rng, leave_out=leave_out)
+    phrase.use = ""
+    return phrase.render()
+
+
+HEADS = ("watch", "earring", "stud", "necklace", "pendant", "choker", "bracelet", "bangle", "anklet", "charm",
+         "ring", "cable", "charger", "adapter", "screen", "digitizer", "battery", "keyboard", "t-shirt", "tee",
+         "shirt", "dress", "hoodie", "costume", "top", "pajama", "legging", "sandal", "shoe", "boot", "sneaker",
+         "slipper", "flip-flop", "wallet", "backpack", "bag", "purse", "case", "hat", "cap", "scarf", "glove", "belt",
+         "sunglasses")
+"""Head nouns of real titles (the catalog's AMAZON_KINDS), found in a title to name the product by it."""
+
+
+def _free_phrase(product: Product, rng: random.Random, leave_out: str | None) -> NounPhrase:
+    """A real title named by its head noun and up to two words before it in the title ("heart necklace"), or by
+    the category's word for it; never the brand, never a word twice."""
     brand = {w.lower() for w in product.brand.split()}
     skip = set(product.attributes[leave_out][0].lower().split()) if leave_out in product.attributes else set()
-    words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]+", BRACKETS.sub(" ", product.title))
-             if w.lower() not in brand | skip | STOPWORDS and len(w) > 2]
-    kind = _kind_noun(product.category)
-    picked = sorted(rng.sample(range(len(words)), min(len(words), rng.randint(1, 3))))
-    chosen = [words[i].lower() for i in picked if words[i].lower() not in kind.split()]
-    return _clean(" ".join(chosen + [kind]))
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]+", BRACKETS.sub(" ", product.title))]
+    leaf = [_singular(w) for w in re.findall(r"[a-z]+", product.category.split(" > ")[-1].lower())]
+    singular = [_singular(w.lower()) for w in words]
+    index = next((i for head in (leaf[-1:], [*leaf, *HEADS]) for i, w in enumerate(singular) if w in head), None)
+    if index is None:
+        noun = _singular(_kind_noun(product.category))
+        before = words
+    else:
+        noun = _singular(words[index].lower())
+        before = words[:index]
+    kept: list[str] = []
+    for word in reversed(before):
+        lower = word.lower()
+        if lower in brand | skip | STOPWORDS or len(word) < 3 or _shares_word(lower, " ".join([noun, *kept])):
+            if kept:
+                break
+            continue
+        kept.insert(0, word if word.isupper() and len(word) <= 4 else lower)
+        if len(kept) == rng.randint(1, 2):
+            break
+    return NounPhrase(noun=_clean(noun), qualities=[("", _clean(" ".join(kept)))] if kept else [])
+
+
+def _singular(word: str) -> str:
+    return ENGLISH.singular_noun(word) or word
+
+
+def _shares_word(text: str, other: str) -> bool:
+    """Two phrases share a word, plurals aside ("ring" and "rings"): saying both would double it."""
+    return bool({_singular(w) for w in text.lower().split()} & {_singular(w) for w in other.lower().split()})
 
 
 def _kind_noun(category: str) -> str:
@@ -366,7 +393,7 @@ def parse_item(text: str) -> ItemSpec:
 
     def cut(match: re.Match[str]) -> None:
         nonlocal rest
-        rest = rest[:match.start()] + " | " + rest[match.end():]
+        rest = rest[:match.start()].rstrip() + " | " + rest[match.end():].lstrip()
 
     for mode, pattern in PRICE_PATTERNS:
         match = pattern.search(rest)
@@ -398,26 +425,11 @@ def parse_item(text: str) -> ItemSpec:
     return spec
 
 
-OPENERS = ("I'm looking for", "Show me", "Find me", "Looking for", "Can you find", "I want to buy", "I need",
-           "Help me find", "Do you have", "I'd like")
-CLOSINGS = ("Any suggestions?", "What do you have?", "Thanks!", "Can you help?")
-SHOP_OPENERS = ("Find a shop that sells these items", "Is there one store with all of these",
-                "I want to buy everything from one shop", "Looking for a single seller for these")
-SHOP_CLOSINGS = ("The shop should sell all these products.", "All from the same shop, please.",
-                 "One store for all of them, please.")
-CONTEXTS = ("It's for my sister's birthday next week.", "We just moved into a new condo.",
-            "I'm packing for a trip to Cebu.", "My kids go back to school on Monday.",
-            "Our office pantry needs restocking.", "The rainy season is coming.", "I'm getting into home workouts.",
-            "My old one broke yesterday.", "I want to treat myself this payday.", "It's a gift for my dad.",
-            "I'm preparing for a family reunion.", "My girlfriend loves cute things.",
-            "I'm setting up a small home office.", "Christmas is coming and I'm shopping early.",
-            "I'm on a tight budget this month.", "My mom asked me to order this for her.",
-            "I'm starting a small online business.", "We're having guests over this weekend.")
-"""What a shopper says before asking: context that names no constraint."""
-VOUCHER_OPENERS = ("I want to buy these", "Please find these for me", "I need these items")
-SAID_AROUND = OPENERS + CLOSINGS + SHOP_OPENERS + SHOP_CLOSINGS + VOUCHER_OPENERS + CONTEXTS + ("Hi", "Hello", "Please")
-FILLER = re.compile(r"(?<![\w'])(" + "|".join(re.escape(p.rstrip("?!."))
-                                               for p in sorted(SAID_AROUND, key=len, reverse=True))
+SAID_AROUND = (OPENERS + CLOSINGS + SECOND_SENTENCE + SECOND_SENTENCE_PLURAL + SHOP_OPENERS + SHOP_CLOSINGS
+               + VOUCHER_OPENERS + ORDINALS + LAST_ORDINALS + INLINE_LEADS
+               + tuple(c for group in CONTEXTS.values() for c in group) + ("Hi", "Hello", "Please"))
+FILLER = re.compile(r"(?<![\w'])(" + "|".join(re.escape(p.rstrip("?!.,"))
+                                               for p in sorted(set(SAID_AROUND), key=len, reverse=True))
                     + r")(?![\w'])", re.IGNORECASE)
 
 
@@ -444,18 +456,49 @@ def stated_exactly(target: Target, spec: ItemSpec) -> bool:
 
 # --- writing an item ------------------------------------------------------------------------------------------------
 
-def item_text(target: Target, product: Product, phrase: str, rng: random.Random) -> str:
-    """The product's phrase and its constraint clauses, in a random order of clauses."""
-    clauses = [pair_clause(k, v, rng, natural=rng.random() < 0.9) for k, v in _ordered_pairs(target)]
+@dataclass
+class Item:
+    """One wanted product in words: its noun phrase (premodifying qualities included) and the clauses after it."""
+
+    phrase: str
+    clauses: list[str]
+    plural: bool = False
+
+    def text(self, rng: random.Random) -> str:
+        """"a red Nike jersey in size large, with free shipping and under 500 PHP"."""
+        return f"{self.phrase} {join_clauses(self.clauses, rng)}".strip()
+
+
+def join_clauses(clauses: list[str], rng: random.Random) -> str:
+    if len(clauses) <= 1:
+        return "".join(clauses)
+    return ", ".join(clauses[:-1]) + rng.choice((", ", " and ", " and ")) + clauses[-1]
+
+
+def item_words(target: Target, product: Product, rng: random.Random, phrase: NounPhrase | None = None) -> Item:
+    """The product named (`phrase`, drawn once per task) without the details the target states, and each stated
+    detail, service and price said once: a quality people put before the noun ("decaf", "cordless") goes there,
+    the others follow it."""
+    pairs = _ordered_pairs(target)
+    phrase = phrase or noun_phrase(product, rng)
+    before: list[str] = []
+    clauses: list[str] = []
+    for key, value in pairs:
+        clause = pair_clause(key, value, rng, brand=product.brand)
+        (before if clause in PREMODIFIERS else clauses).append(clause)
     clauses += [rng.choice(SERVICE_PHRASES[s]) for s in target.service or []]
     if target.price:
         clauses.append(price_clause(target.price[0], product.price, rng))
     rng.shuffle(clauses)
-    if not clauses:
-        return phrase
-    if len(clauses) == 1:
-        return f"{phrase}, {clauses[0]}"
-    return f"{phrase}, " + ", ".join(clauses[:-1]) + rng.choice((", ", " and ")) + clauses[-1]
+    # "a case that fits", not "cases that fits"
+    plural = phrase.plural and not any(c.startswith("that ") and not c.startswith("that I ") for c in clauses)
+    said_words = frozenset(_singular(w) for _, v in pairs for w in v.split())
+    text = phrase.render(before, said=frozenset(k for k, _ in pairs), said_words=said_words, plural=plural)
+    return Item(text, clauses, plural or bool(ENGLISH.singular_noun(phrase.noun.split()[-1])))
+
+
+def item_text(target: Target, product: Product, rng: random.Random) -> str:
+    return item_words(target, product, rng).text(rng)
 
 
 def _ordered_pairs(target: Target) -> list[tuple[str, str]]:

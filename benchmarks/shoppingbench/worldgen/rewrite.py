@@ -34,11 +34,12 @@ SYSTEM_PROMPT = (
 
 SERVICE_FORMS: dict[str, tuple[str, ...]] = {
     "official": (r"\bofficial\b", r"\blazmall\b", r"\bauthori[sz]ed (?:store|seller|shop|dealer)"),
-    "freeShipping": (r"free ?shipping", r"\bships? (?:for )?free\b", r"\bshipped (?:for )?free\b",
-                     r"free deliver(?:y|ed)", r"\bdeliver(?:s|ed)? (?:for )?free\b", r"no shipping fee",
-                     r"without (?:a |any )?shipping fee"),
+    "freeShipping": (r"free ?shipping", r"complimentary shipping", r"\bships? (?:for )?free\b",
+                     r"\bshipped (?:for )?free\b", r"free deliver(?:y|ed)", r"\bdeliver(?:s|ed)? (?:for )?free\b",
+                     r"no shipping fee", r"without (?:a |any )?shipping fee"),
     "COD": (r"\bcod\b", r"cash[- ]on[- ]delivery", r"pay(?:able)? (?:on|upon|at) delivery",
-            r"pay when (?:it|they) arrives?", r"pay (?:in cash )?at the door", r"pay (?:for it )?on arrival"),
+            r"pay when (?:it|they) arrives?", r"pay for on delivery", r"pay (?:in cash )?at the door",
+            r"pay (?:for it )?on arrival"),
     "flashsale": (r"flash ?sales?", r"flash deals?"),
 }
 """The wordings that count as stating a service (regular expressions over lower-cased text)."""

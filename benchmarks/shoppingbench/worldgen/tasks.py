@@ -51,23 +51,18 @@ from benchmarks.shoppingbench.worldgen.heuristic import (
     records_in,
 )
 from benchmarks.shoppingbench.worldgen.phrasing import (
-    CLOSINGS,
-    CONTEXTS,
-    OPENERS,
-    SHOP_CLOSINGS,
-    SHOP_OPENERS,
-    VOUCHER_OPENERS,
-    item_text,
-    product_phrase,
+    NounPhrase,
+    item_words,
+    noun_phrase,
     sayable,
     stated_exactly,
     target_pairs,
 )
+from benchmarks.shoppingbench.worldgen.sentences import compose
 
 ATTEMPTS_PER_TASK = 25
 SHARPEN_ROUNDS = 6
 WRITE_TRIES = 3
-CONTEXT_RATE = 0.6
 SKU_RATE = 0.5
 ATTRIBUTE_RATE = 0.5
 """The reference's rates."""
@@ -169,35 +164,12 @@ def _price_bound(target: Target, price: float, rival: float) -> PriceConstraint 
 
 # --- writing and checking a task ---------------------------------------------------------------------------------
 
-def compose(intent: Intent, texts: list[str], rng: random.Random, voucher: Voucher | None = None) -> str:
-    """The whole instruction around the items' texts, often after a sentence of context."""
-    context = rng.choice(CONTEXTS) + " " if rng.random() < CONTEXT_RATE else ""
-    return context + _request(intent, texts, rng, voucher)
-
-
-def _request(intent: Intent, texts: list[str], rng: random.Random, voucher: Voucher | None) -> str:
-    if intent == "product":
-        text = texts[0]
-        form = rng.randrange(3)
-        if form == 0:
-            return f"{rng.choice(OPENERS)} {text}."
-        if form == 1:
-            return f"{text[:1].upper()}{text[1:]}. {rng.choice(CLOSINGS)}"
-        return f"Hi! {rng.choice(OPENERS)} {text}."
-    listed = "\n".join(f"({n}) {text}{';' if n < len(texts) else '.'}" for n, text in enumerate(texts, start=1))
-    if intent == "shop":
-        return f"{rng.choice(SHOP_OPENERS)}:\n{listed}\n{rng.choice(SHOP_CLOSINGS)}"
-    assert voucher is not None
-    body = f"{rng.choice(OPENERS)} {texts[0]}." if len(texts) == 1 else f"{rng.choice(VOUCHER_OPENERS)}:\n{listed}"
-    return f"{body}\n\n{voucher_text(voucher)}"
-
-
 def build_task(intent: Intent, chosen: list[Product], targets: list[Target], rng: random.Random, tools: Tools,
                voucher: Voucher | None = None) -> tuple[str, list[Target]] | None:
     """(query, targets) once the instruction states its constraints exactly, the heuristic solves it and no rival
     of the same kind meets everything stated ahead of the gold; None when that cannot be reached."""
     targets = list(targets)
-    phrases = [product_phrase(p, rng) for p in chosen]
+    phrases = [noun_phrase(p, rng) for p in chosen]  # once: the rivals found are the same product's each round
     for _ in range(SHARPEN_ROUNDS):
         query = _write(intent, chosen, targets, phrases, rng, voucher)
         if query is None:
@@ -213,20 +185,23 @@ def build_task(intent: Intent, chosen: list[Product], targets: list[Target], rng
         if wrong is None:
             return None
         position, rival = wrong
-        if rival is None:
-            return None
-        sharper = sharpen(targets[position], chosen[position], rival, rng, with_price=intent != "voucher")
+        sharper = None if rival is None else sharpen(targets[position], chosen[position], rival, rng,
+                                                     with_price=intent != "voucher")
+        if sharper is None and (rival is None or intent != "product"):
+            # nothing found, or (several products) nothing tells this one from its rival: name them in other words
+            phrases = [noun_phrase(p, rng) for p in chosen]
+            continue
         if sharper is None:
             return None
         targets[position] = sharper
     return None
 
 
-def _write(intent: Intent, chosen: list[Product], targets: list[Target], phrases: list[str], rng: random.Random,
-           voucher: Voucher | None) -> str | None:
+def _write(intent: Intent, chosen: list[Product], targets: list[Target], phrases: list[NounPhrase],
+           rng: random.Random, voucher: Voucher | None) -> str | None:
     for _ in range(WRITE_TRIES):
-        texts = [item_text(t, p, phrase, rng) for t, p, phrase in zip(targets, chosen, phrases, strict=True)]
-        query = compose(intent, texts, rng, voucher)
+        items = [item_words(t, p, rng, phrase) for t, p, phrase in zip(targets, chosen, phrases, strict=True)]
+        query = compose(intent, items, chosen, rng, voucher_text(voucher) if voucher else "")
         reading = read_instruction(query)
         if len(reading.items) == len(targets) and all(
                 stated_exactly(t, spec) for t, spec in zip(targets, reading.items, strict=True)) \

@@ -1,0 +1,132 @@
+"""Whole instructions from items in words: several sentence and paragraph shapes per intent, and the reverse
+(`split_items`), which finds each named item's text again.
+
+One item: one sentence ("I'm looking for ..."), or the product and then its details ("... Ideally in size large,
+with free shipping."), or the product and a question. Several: an inline numbered list, "First, ... Second, ...
+Lastly, ...", a line per item, or "... I also need ...". A sentence of context comes first only when every product
+fits one context group (wording.CONTEXTS), chosen by the products' categories.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from benchmarks.shoppingbench.schema import Intent, Product
+from benchmarks.shoppingbench.worldgen import source_digest
+from benchmarks.shoppingbench.worldgen.phrasing import Item, join_clauses
+from benchmarks.shoppingbench.worldgen.wording import (
+    CLOSINGS,
+    CONTEXTS,
+    GROUP_WORDS,
+    INLINE_LEADS,
+    LAST_ORDINALS,
+    OPENERS,
+    ORDINALS,
+    SECOND_SENTENCE,
+    SECOND_SENTENCE_PLURAL,
+    SHOP_CLOSINGS,
+    SHOP_OPENERS,
+    VOUCHER_OPENERS,
+)
+
+CONTEXT_RATE = 0.25
+QUESTION_OPENERS = ("Could you find me", "Can you help me find")
+
+
+def context_group(category: str) -> str | None:
+    """The context group of a category path ("Groceries > Beverages > Coffee" → "pantry"); None: none fits."""
+    for word, group in GROUP_WORDS:
+        if word in category:
+            return group
+    return None
+
+
+def context(products: list[Product], rng: random.Random) -> str:
+    """A sentence of context fitting every product, or none."""
+    groups = {context_group(p.category) for p in products}
+    if len(groups) != 1 or None in groups or rng.random() >= CONTEXT_RATE:
+        return ""
+    return rng.choice(CONTEXTS[groups.pop()]) + " "  # type: ignore[index]
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _ask(opener: str, text: str) -> str:
+    return f"{opener} {text}{'?' if opener in QUESTION_OPENERS else '.'}"
+
+
+def one_item(item: Item, rng: random.Random) -> str:
+    opener = rng.choice(OPENERS)
+    shape = rng.randrange(4)
+    if shape == 1 and item.clauses:
+        lead = rng.choice(SECOND_SENTENCE_PLURAL if item.plural else SECOND_SENTENCE)
+        return f"{_ask(opener, item.phrase)} {lead} {join_clauses(item.clauses, rng)}."
+    if shape == 2:
+        return f"{_cap(item.text(rng))}. {rng.choice(CLOSINGS)}"
+    return _ask(opener, item.text(rng))
+
+
+def several_items(items: list[Item], opener: str, rng: random.Random, closing: str = "") -> str:
+    """Several items in one of four shapes; `opener` is a sentence without its full stop."""
+    texts = [item.text(rng) for item in items]
+    shape = rng.randrange(4)
+    if shape == 0:
+        listed = "; ".join(f"({n}) {text}" for n, text in enumerate(texts, start=1))
+        body = f"{opener}: {listed}."
+    elif shape == 1:
+        marks = [*ORDINALS[:len(texts) - 1], rng.choice(LAST_ORDINALS) if len(texts) > 2 else ORDINALS[1]]
+        body = f"{opener}. " + " ".join(f"{mark} {text}." for mark, text in zip(marks, texts, strict=True))
+    elif shape == 2:
+        body = f"{opener}:\n" + "\n".join(f"({n}) {text}{';' if n < len(texts) else '.'}"
+                                          for n, text in enumerate(texts, start=1))
+    else:
+        leads = rng.sample(INLINE_LEADS, len(texts) - 1) if len(texts) - 1 <= len(INLINE_LEADS) else None
+        if leads is None:
+            return several_items(items, opener, rng, closing)
+        body = f"{opener}. {_cap(texts[0])}." + "".join(f" {lead} {text}." for lead, text in zip(
+            leads, texts[1:], strict=True))
+    return f"{body}\n{closing}" if closing and shape == 2 else f"{body} {closing}".strip()
+
+
+def compose(intent: Intent, items: list[Item], products: list[Product], rng: random.Random,
+            voucher_text: str = "") -> str:
+    """The whole instruction: context (when it fits), the request in one of its shapes, the voucher's rules."""
+    lead = context(products, rng)
+    if intent == "shop":
+        opener = rng.choice(SHOP_OPENERS)
+        closing = rng.choice(SHOP_CLOSINGS) if rng.random() < 0.4 else ""
+        return lead + several_items(items, opener, rng, closing)
+    request = one_item(items[0], rng) if len(items) == 1 else several_items(items, rng.choice(VOUCHER_OPENERS), rng)
+    return lead + request + (f"\n\n{voucher_text}" if voucher_text else "")
+
+
+# --- reading the shapes back ---------------------------------------------------------------------------------------
+
+NUMBERED = re.compile(r"\(\d\)\s*")
+ORDINAL = re.compile(r"(?:^|(?<=[.:\n] ))(?:" + "|".join(re.escape(m) for m in ORDINALS + LAST_ORDINALS) + r")\s")
+INLINE = re.compile(r"(?<=\. )(?:" + "|".join(re.escape(m) for m in INLINE_LEADS) + r")\s")
+SENTENCE_END = re.compile(r"[.;](?:\s|$)|\n")
+
+
+def split_items(body: str) -> list[str]:
+    """Each named item's text when the body names several (by number, ordinal or "I also need"), else []."""
+    for marker in (NUMBERED, ORDINAL):
+        parts = marker.split(body)
+        if len(parts) > 2:
+            return [_first_sentence(part) for part in parts[1:]]
+    parts = INLINE.split(body)
+    if len(parts) > 1:
+        opening = [s for s in SENTENCE_END.split(parts[0]) if s.strip()]
+        return [_first_sentence(part) for part in (opening[-1], *parts[1:])]
+    return []
+
+
+def _first_sentence(text: str) -> str:
+    return re.sub(r"\s+and$", "", SENTENCE_END.split(text.strip())[0].strip())
+
+
+SOURCE_DIGEST = source_digest(__file__)
+"""This module's source as imported (mcp_server.world.generator_fingerprint combines them)."""

@@ -1,0 +1,84 @@
+"""Generated instructions beside official ones: the docs page of examples and the blind reader's mix.
+
+    .venv/bin/python perf/instruction_samples.py [--seed N] [--out docs]
+
+Writes, from the default world (generator version printed) and the bundled official test set:
+- docs/instruction-examples.md: per intent, five generated instructions and five official ones;
+- docs/blind-mix/mix.md: 20 generated and 20 official instructions (five per intent each), shuffled, numbered,
+  unlabeled, for a reader who has not seen either set to judge (which are written by a program, how natural each is);
+- docs/blind-mix/answer-key.md: which number is which (keep it from the reader).
+The draw is seeded, so the same world and seed give the same files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.shoppingbench.schema import INTENTS, ShoppingTask  # noqa: E402
+from mcp_server.world_build import default_world  # noqa: E402
+
+PER_INTENT = 5
+INTENT_NAMES = {"product": "Product finder", "shop": "Multi-product seller", "voucher": "Coupon & budget",
+                "web": "Knowledge"}
+
+
+def draw(tasks: list[ShoppingTask], rng: random.Random) -> dict[str, list[ShoppingTask]]:
+    return {intent: rng.sample([t for t in tasks if t.intent == intent], PER_INTENT) for intent in INTENTS}
+
+
+def quoted(query: str) -> str:
+    return "\n".join(f"> {line}" if line else ">" for line in query.splitlines())
+
+
+def examples_page(version: str, generated: dict[str, list[ShoppingTask]],
+                  official: dict[str, list[ShoppingTask]]) -> str:
+    lines = ["# Generated instructions beside official ones", "",
+             f"Five instructions per intent from the default world (generator version {version}, seed 0) and five "
+             "from the official ShoppingBench test set, drawn at random by `perf/instruction_samples.py` (which also "
+             "writes the blind reader's mix in `docs/blind-mix/`). `perf/report_instruction_signs.py` counts the "
+             "tell-tale signs of assembled text over both sets.", ""]
+    for intent in INTENTS:
+        lines += [f"## {INTENT_NAMES[intent]} (`{intent}`)", "", "### Generated", ""]
+        lines += [quoted(t.query) + "\n" for t in generated[intent]]
+        lines += ["### Official", ""]
+        lines += [quoted(t.query) + "\n" for t in official[intent]]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=30)
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "docs")
+    args = parser.parse_args()
+    world = default_world()
+    rng = random.Random(args.seed)
+    generated = draw(world.tasks("generated"), rng)
+    official = draw(world.tasks("official"), rng)
+    (args.out / "instruction-examples.md").write_text(
+        examples_page(world.info.generator_version, generated, official), encoding="utf-8")
+    mixed = [("generated", t) for ts in generated.values() for t in ts]
+    mixed += [("official", t) for ts in official.values() for t in ts]
+    rng.shuffle(mixed)
+    folder = args.out / "blind-mix"
+    folder.mkdir(parents=True, exist_ok=True)
+    mix = ["# Forty shopping instructions", "",
+           "Some of these were written by people with a language model's help, some assembled by a program. For each "
+           "number, say which you think it is, and rate how natural it reads from 1 (clearly not) to 5 (as a "
+           "shopper would write it).", ""]
+    for number, (_, task) in enumerate(mixed, start=1):
+        mix += [f"## {number}", "", quoted(task.query), ""]
+    (folder / "mix.md").write_text("\n".join(mix), encoding="utf-8")
+    key = ["# Answer key to mix.md", "", f"Generator version {world.info.generator_version}, seed {args.seed}.", "",
+           "| # | source | intent | task |", "|---|---|---|---|"]
+    key += [f"| {n} | {source} | {task.intent} | {task.task_id} |" for n, (source, task) in enumerate(mixed, start=1)]
+    (folder / "answer-key.md").write_text("\n".join(key) + "\n", encoding="utf-8")
+    print(f"wrote {args.out / 'instruction-examples.md'}, {folder / 'mix.md'}, {folder / 'answer-key.md'}")
+
+
+if __name__ == "__main__":
+    main()
