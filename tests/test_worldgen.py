@@ -40,7 +40,7 @@ from benchmarks.shoppingbench.worldgen.tasks import (
     write_task_set,
 )
 from benchmarks.shoppingbench.worldgen.vocab import COLORS, KINDS
-from benchmarks.shoppingbench.worldgen.wording import KEY_TEMPLATES, NATURAL
+from benchmarks.shoppingbench.worldgen.wording import KEY_TEMPLATES, NATURAL, OPENERS
 from mcp_server.world_build import WorldTools
 
 
@@ -372,3 +372,14 @@ def test_every_shape_of_a_request_with_several_items_is_read_back_item_by_item()
         assert [parse_item(t).pairs for t in texts] == [[("size", "l")], [("battery_capacity", "10000mah")], []]
         assert read_instruction(query).same_shop
     assert len(openings) >= 4  # several openers and shapes, not one template
+
+
+def test_one_item_reads_back_after_every_opener():
+    item = Item("a red Nike jersey", ["in size large", "with free shipping"])
+    openers = set()
+    for seed in range(80):
+        query = compose("product", [item], [], random.Random(seed))
+        openers.add(next(o for o in OPENERS if query.startswith(o + " ")))
+        spec = read_instruction(query).items[0]
+        assert (spec.pairs, spec.services, spec.words) == ([("size", "l")], ["freeShipping"], "red nike jersey"), query
+    assert openers == set(OPENERS)  # "Looking for a jersey" is not the clause "for a {instrument}"

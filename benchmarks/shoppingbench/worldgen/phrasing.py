@@ -389,8 +389,9 @@ class ItemSpec:
 
 
 def parse_item(text: str) -> ItemSpec:
-    """The constraints one item's text states, and the words left that name the product."""
-    rest = text
+    """The constraints one item's text states, and the words left that name the product. The words around a request
+    go first, so "Looking for a jersey" is not read as the clause "for a {instrument}"."""
+    rest = FILLER.sub(" ", text)
     spec = ItemSpec(text=text, words="")
 
     def cut(match: re.Match[str]) -> None:

@@ -31,6 +31,9 @@ from benchmarks.shoppingbench.worldgen.wording import (
 
 CONTEXT_RATE = 0.03
 """The official set gives almost no context; a fitting sentence now and then."""
+INLINE_RATE = 0.5
+"""Several items with a `verb`: this share run on in sentences ("I'm looking for ... Also, I want ..."), as most
+official voucher instructions do; the rest in any of the four shapes."""
 ONE_SENTENCE_RATE = 0.8
 """One item: said in one sentence, else the product and then its details in a second sentence."""
 
@@ -71,7 +74,7 @@ def several_items(items: list[Item], opener: str, rng: random.Random, closing: s
     """Several items in one of four shapes; `opener` is a sentence without its full stop, `verb` (if any) what the
     "I also need" shape puts before the first item ("I'm looking for a ... . I also need ...")."""
     texts = [item.text(rng) for item in items]
-    shape = rng.randrange(4)
+    shape = 3 if verb and rng.random() < INLINE_RATE else rng.randrange(4)
     if shape == 0:
         listed = "; ".join(f"({n}) {text}" for n, text in enumerate(texts, start=1))
         body = f"{opener}: {listed}."
