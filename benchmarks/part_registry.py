@@ -5,18 +5,21 @@ the play screens (shopbench_tui.play.screen_registry) are kept in one each, so t
 instead of branching on a kind.
 
 The built-in entries are registered by modules the registry imports on first use (named by string: no import
-arrow from here); a plugin registers by importing its own module.
+arrow from here); a plugin registers by importing its own module. Every registry made is listed in `REGISTRIES`, and
+`which(spec)` says where a benchmark's entry came from, so `shopbench info` can print each layer's part of it.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 if TYPE_CHECKING:
     from benchmarks.registry import BenchmarkSpec
 
 T = TypeVar("T")
+Source = Literal["name", "kind"]
+"""Where a benchmark's entry was found: registered under its name, or its kind's default."""
 
 
 class PartRegistry(Generic[T]):
@@ -27,6 +30,7 @@ class PartRegistry(Generic[T]):
         self.by_name: dict[str, T] = {}
         self.by_kind: dict[str, T] = {}
         self._loaded = False
+        REGISTRIES.append(self)
 
     def add(self, entry: T, *, name: str | None = None, kind: str | None = None) -> None:
         """Register `entry` for the benchmark `name`, or as the default of `kind`. The same entry again is a no-op;
@@ -45,6 +49,16 @@ class PartRegistry(Generic[T]):
         """The entry registered for this benchmark, else for its kind; None when neither."""
         self.load()
         return self.by_name.get(spec.name, self.by_kind.get(spec.kind))
+
+    def which(self, spec: BenchmarkSpec) -> tuple[T, Source] | None:
+        """The entry registered for this benchmark and where it was found (its name, else its kind); None when
+        neither."""
+        self.load()
+        if spec.name in self.by_name:
+            return self.by_name[spec.name], "name"
+        if spec.kind in self.by_kind:
+            return self.by_kind[spec.kind], "kind"
+        return None
 
     def find(self, spec: BenchmarkSpec) -> T:
         """The entry registered for this benchmark, else for its kind (LookupError naming both when neither)."""
@@ -65,3 +79,15 @@ class PartRegistry(Generic[T]):
         self._loaded = True
         for module in self.builtins:
             importlib.import_module(module)
+
+
+REGISTRIES: list[PartRegistry[Any]] = []
+"""Every registry made, in the order made (the layers' modules make theirs when imported)."""
+
+
+def entry_name(entry: object) -> str:
+    """How an entry is shown: a "module:attr" string as it is, else the module and name of what was registered."""
+    if isinstance(entry, str):
+        return entry
+    name = getattr(entry, "__qualname__", None) or type(entry).__qualname__
+    return f"{getattr(entry, '__module__', '?')}:{name}"

@@ -33,7 +33,7 @@ from evaluators.results.reports.reading import ItemScoresReader
 from evaluators.results.scoring import MetricRow, ScoreOptions
 from mcp_server.protocol import TaskListing
 from mcp_server.suite_registry import register_suite
-from mcp_server.suites import SuiteOptions
+from mcp_server.suites import SuiteOptions, UnknownTaskSet
 from mcp_server.toolbox import Arguments, Effect, EpisodeTool, ToolCallError, tool_table, validate_arguments
 from mcp_server.trajectory import AgentInfo, AgentKind, episode_path, read_manifest, read_trajectory
 
@@ -111,6 +111,7 @@ class ScalesSuite:
     kind = "agentic"
     max_steps: int | None = None
     agent_instructions = "Weigh the things with the scales, then answer with answer."
+    prompts: dict[str, str] = {}
     tools = TOOLS
     takes_items = False
     world = None
@@ -122,7 +123,7 @@ class ScalesSuite:
     @classmethod
     def open(cls, spec: BenchmarkSpec, options: SuiteOptions) -> ScalesSuite:
         if options.task_set not in (None, TASK_SET):
-            raise KeyError(f"no task set {options.task_set!r} in {NAME}; known: {TASK_SET}")
+            raise UnknownTaskSet(f"no task set {options.task_set!r} in {NAME}; known: {TASK_SET}")
         return cls()
 
     def listings(self) -> list[TaskListing]:

@@ -12,12 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_server.protocol import TaskListing
 from mcp_server.suite_registry import build_suites
-from mcp_server.suites import SuiteOptions, TaskSuite, check_playable
+from mcp_server.suites import SuiteOptions, SuiteWorld, TaskSuite, check_playable
 
 if TYPE_CHECKING:
     from mcp_server.background_sandboxes import BackgroundSandboxes
     from mcp_server.server import ShopbenchServer
-    from mcp_server.world import World
 
 
 @dataclass
@@ -30,7 +29,7 @@ class Environment:
     stdio, whose client waits seconds for the handshake."""
 
     suites: list[TaskSuite]
-    world: World | None
+    world: SuiteWorld | None
     runs_dir: Path
     max_steps: int | None = None
     agent_defaults: Mapping[str, Any] = field(default_factory=dict)
@@ -75,7 +74,7 @@ def open_environment(
     benchmarks: Sequence[str],
     *,
     runs_dir: Path,
-    world: Path | World | None = None,
+    world: Path | SuiteWorld | None = None,
     task_set: str | None = None,
     items: Path | str | None = None,
     prompting: str | None = None,
@@ -95,8 +94,8 @@ def open_environment(
     `agent_defaults` names who plays when a client does not; `single_client` (stdio) treats every request as one
     client; `background` opens the server's sandboxes in a thread (see Environment). `build_world=False` refuses
     (WorldNotBuilt) to spend a minute building the default world when it is missing. Unknown names raise
-    UnknownBenchmarkError; bad data DataFileError; a missing world or task set FileNotFoundError / KeyError. Nothing
-    is written here."""
+    UnknownBenchmarkError; bad data DataFileError; a missing world FileNotFoundError, a missing task set
+    UnknownTaskSet. Nothing is written here."""
     served = SuiteOptions(world=world, task_set=task_set, items=items, prompting=prompting, shots=shots, seed=seed,
                           build_world=build_world)
     opened, suites = build_suites(list(benchmarks), served)

@@ -22,6 +22,7 @@ from mcp_server.protocol import (
     META_USAGE,
     RECORD_MALFORMED_TOOL,
     EpisodeStatus,
+    MalformedReport,
     StartedEpisode,
 )
 from mcp_server.trajectory import AgentInfo, Usage
@@ -145,9 +146,7 @@ class EpisodeClient:
     ) -> ToolReply:
         """Record a model turn that held no runnable call: the raw text, what was wrong, and the feedback the model
         is shown. It counts as a step."""
-        arguments: dict[str, Any] = {"raw": raw, "error": error, "feedback": feedback}
-        if tool:
-            arguments["tool"] = tool
+        arguments = MalformedReport(raw=raw, error=error, feedback=feedback, tool=tool or None).arguments()
         reply = read_reply(
             await self.session.call_tool(RECORD_MALFORMED_TOOL, arguments, meta=_step_meta(thought, usage))
         )

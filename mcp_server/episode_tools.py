@@ -22,9 +22,9 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import ConfigDict, ValidationError
 
 from mcp_server.episodes import StepResult
-from mcp_server.protocol import META_THOUGHT, META_USAGE, RECORD_MALFORMED_TOOL
+from mcp_server.output_schemas import output_schema
+from mcp_server.protocol import META_THOUGHT, META_USAGE, RECORD_MALFORMED_TOOL, MalformedReport
 from mcp_server.server_state import ServerState, ShopbenchContext, state_of
-from mcp_server.tool_outputs import output_schema
 from mcp_server.toolbox import EpisodeTool
 from mcp_server.trajectory import Usage
 
@@ -45,7 +45,7 @@ class _Unvalidated(ArgModelBase):
 @functools.cache
 def episode_tool(tool: EpisodeTool) -> Tool:
     """An episode tool declared from its argument model: the model's JSON Schema is the input schema clients see,
-    and the output schema is the observation's with the episode status (mcp_server.tool_outputs). Built once per
+    and the output schema is the observation's with the episode status (mcp_server.output_schemas). Built once per
     process (the schemas cost ~60 ms for the seven built-in tools, and depend on nothing of a particular server: each
     call finds its server and episode through the request's context)."""
     name = tool.name
@@ -117,13 +117,14 @@ def _error_result(message: str) -> CallToolResult:
 
 
 def _malformed_turn(arguments: dict[str, Any]) -> dict[str, Any]:
-    """The arguments of record_malformed_turn: raw, error and feedback texts, and optionally the attempted tool."""
-    fields = {key: arguments.get(key) for key in ("raw", "error", "feedback", "tool")}
-    if not all(isinstance(fields[key], str) for key in ("raw", "error", "feedback")):
-        raise ToolError(f"{RECORD_MALFORMED_TOOL} needs raw, error and feedback as strings")
-    if fields["tool"] is not None and not isinstance(fields["tool"], str):
-        raise ToolError(f"{RECORD_MALFORMED_TOOL}: tool must be a string")
-    return fields
+    """The arguments of record_malformed_turn (protocol.MalformedReport), as Episode.record_malformed takes them."""
+    try:
+        report = MalformedReport.model_validate(arguments)
+    except ValidationError as error:
+        if all(problem["loc"] == ("tool",) for problem in error.errors()):
+            raise ToolError(f"{RECORD_MALFORMED_TOOL}: tool must be a string") from None
+        raise ToolError(f"{RECORD_MALFORMED_TOOL} needs raw, error and feedback as strings") from None
+    return report.model_dump()
 
 
 # ---- request _meta -----------------------------------------------------------------------------------------------

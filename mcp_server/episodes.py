@@ -23,7 +23,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from benchmarks.shoppingbench.prompts import REFERENCE_SYSTEM_PROMPT, prompt_hash
 from mcp_server.protocol import DEFAULT_MAX_STEPS, EpisodeStatus, TaskListing
 from mcp_server.suite_registry import known_tool
 from mcp_server.suites import TaskSuite
@@ -42,6 +41,7 @@ from mcp_server.trajectory import (
     episode_path,
     manifest_lock,
     now,
+    prompt_hashes,
     write_failure_reason,
     write_manifest,
 )
@@ -372,10 +372,7 @@ def _write_first_manifest(
             task_set=suite.task_set,
             agent=agent,
             parameters={"max_steps": max_steps, **suite.manifest_parameters()},
-            prompts={
-                "reference_system_prompt": prompt_hash(REFERENCE_SYSTEM_PROMPT),
-                "mcp_agent_instructions": prompt_hash(suite.agent_instructions),
-            },
+            prompts=prompt_hashes({**suite.prompts, "mcp_agent_instructions": suite.agent_instructions}),
             world=world,
             packages=package_versions(),
             git_revision=git_revision(),

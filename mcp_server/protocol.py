@@ -1,5 +1,6 @@
 """What the shopbench MCP server and its clients share: request `_meta` keys, resource URIs, tool names, and the
-typed parts of results (`TaskListing`, `EpisodeStatus`, `StartedEpisode`).
+typed parts of results (`TaskListing`, `EpisodeStatus`, `StartedEpisode`) and of the harness's `record_malformed_turn`
+call (`MalformedReport`).
 
 Kept apart from the server so a client (the agent loop, the TUI, outside harnesses) reads results without loading the
 server or the episode machinery; both sides import this module, and it imports neither. The plain values are
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictStr
 
 from mcp_server.protocol_constants import (
     DEFAULT_MAX_STEPS,
@@ -44,6 +45,7 @@ __all__ = [
     "TASKS_URI",
     "TOOLS_URI",
     "EpisodeStatus",
+    "MalformedReport",
     "StartedEpisode",
     "TaskListing",
 ]
@@ -87,3 +89,18 @@ class StartedEpisode(BaseModel):
     question: dict[str, Any] | None = None
     """Question benchmarks: {system, user, max_tokens, temperature, samples} as the reference sent the question."""
     episode: EpisodeStatus
+
+
+class MalformedReport(BaseModel):
+    """The arguments of `record_malformed_turn`: a model turn that held no runnable call, as the harness saw it — its
+    raw text, what was wrong, the feedback the model is shown, and the tool it attempted (when it named one). The
+    client writes them from this model and the server reads them with it; the episode records them as a step."""
+
+    raw: StrictStr
+    error: StrictStr
+    feedback: StrictStr
+    tool: StrictStr | None = None
+
+    def arguments(self) -> dict[str, Any]:
+        """The call's arguments (no `tool` key when none was named)."""
+        return self.model_dump(exclude_none=True)

@@ -20,12 +20,11 @@ from benchmarks.qa import Demonstrations, QuestionBenchmark, task_set_label
 from benchmarks.registry import question_benchmark
 from mcp_server.protocol import TaskListing
 from mcp_server.suite_registry import register_suite
-from mcp_server.suites import SuiteOptions
+from mcp_server.suites import SuiteOptions, SuiteWorld
 from mcp_server.toolbox import Arguments, Effect, EpisodeTool, tool_table, validate_arguments
 
 if TYPE_CHECKING:
     from benchmarks.registry import BenchmarkSpec
-    from mcp_server.world import World
 
 
 class SubmitAnswerArgs(Arguments):
@@ -71,9 +70,10 @@ class QASuite:
     kind: Literal["agentic", "qa"] = "qa"
     max_steps: int | None = QUESTION_STEPS
     agent_instructions = QA_AGENT_INSTRUCTIONS
+    prompts: dict[str, str] = {}
     tools = QUESTION_TOOLS
     takes_items = True
-    world: World | None = None
+    world: SuiteWorld | None = None
 
     def __init__(self, benchmark: str, items: Path | str | None = None, prompting: str | None = None,
                  shots: int = 0, seed: int = 0) -> None:

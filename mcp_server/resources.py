@@ -1,6 +1,6 @@
 """The server's resources and prompt: the task list (`shopbench://tasks`), the tool documentation
 (`shopbench://tools`), each episode's trajectory (`shopbench://episodes/{episode_id}`, readable by the client that
-started it), and the `shopping_agent` prompt."""
+started it), and the `shopping_agent` prompt (the hosted suites' agent instructions, as the server's)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError
 
-from benchmarks.shoppingbench.prompts import MCP_AGENT_INSTRUCTIONS
 from mcp_server.protocol import DEFAULT_MAX_STEPS, EPISODE_URI, META_KEYS, TASKS_URI, TOOLS_URI
 from mcp_server.server_state import ServerState, ShopbenchContext
+from mcp_server.suites import suites_instructions
 from mcp_server.toolbox import EpisodeTool
 from mcp_server.trajectory import episode_path
 
@@ -54,7 +54,7 @@ def add_resources(server: MCPServer[ServerState], state: ServerState) -> None:
 
     @server.prompt(name="shopping_agent", description="Instructions for an agent taking tasks on this server.")
     def shopping_agent() -> str:
-        return MCP_AGENT_INSTRUCTIONS
+        return suites_instructions(state.suites)
 
 
 def tool_documentation(tools: Mapping[str, EpisodeTool], max_steps: int = DEFAULT_MAX_STEPS) -> str:

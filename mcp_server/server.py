@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import anyio
 from mcp.server.mcpserver import MCPServer
@@ -29,17 +29,14 @@ from mcp_types import Tool as ListedTool
 from pydantic import ValidationError
 
 from mcp_server.episode_tools import episode_call, episode_tool
+from mcp_server.output_schemas import lean_schema
 from mcp_server.protocol import DEFAULT_MAX_STEPS, SERVER_NAME
 from mcp_server.resources import add_resources
 from mcp_server.server_state import BINDING_SCOPE_KEY, SANDBOX_WORKERS, ServerState, ShopbenchContext
 from mcp_server.suite_registry import listed_tools
-from mcp_server.suites import TaskSuite, suites_instructions
+from mcp_server.suites import SuiteWorld, TaskSuite, suites_instructions
 from mcp_server.task_tools import task_tools
-from mcp_server.tool_outputs import lean_schema
 from mcp_server.toolbox import ToolRunner, describe_validation_error
-
-if TYPE_CHECKING:
-    from mcp_server.world import World
 
 OUTPUT_SCHEMA_DIALECT = "http://json-schema.org/draft-07/schema#"
 
@@ -80,7 +77,7 @@ class ShopbenchServer(MCPServer[ServerState]):
         """The tool list, built once, with every output schema declared as JSON Schema draft-07. Clients compile a
         validator per tool and connection (the official client checks the schema against its metaschema first):
         against the 2020-12 metaschema that costs ~8x more (58 vs 7 ms for five tools here), paid again on every
-        new connection. The schemas use nothing draft-07 lacks, and are lean (mcp_server.tool_outputs.lean_schema:
+        new connection. The schemas use nothing draft-07 lacks, and are lean (mcp_server.output_schemas.lean_schema:
         no references to resolve, nullable fields without anyOf), as the client validates every result against them."""
         if self._listed is None:
             tools = await super().list_tools()
@@ -138,7 +135,7 @@ async def _lifespan(server: MCPServer[ServerState]) -> AsyncIterator[ServerState
 
 
 def build_server(
-    world: World | None,
+    world: SuiteWorld | None,
     suites: list[TaskSuite],
     runs_dir: Path,
     *,

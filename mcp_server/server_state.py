@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -27,12 +27,9 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcp_server.episodes import Episode
 from mcp_server.protocol import SERVER_NAME, StartedEpisode, TaskListing
-from mcp_server.suites import TaskSuite
+from mcp_server.suites import SuiteWorld, TaskSuite
 from mcp_server.toolbox import EpisodeTool, ToolRunner
 from mcp_server.trajectory import Usage
-
-if TYPE_CHECKING:
-    from mcp_server.world import World
 
 SANDBOX_WORKERS = 16
 """Worker threads for sandbox work. Lucene calls take turns on the Java lock anyway; the other workers keep slow
@@ -68,7 +65,7 @@ class ClientState:
 class ServerState:
     """Everything the server's handlers share; the lifespan hands it to them (ctx.request_context.lifespan_context)."""
 
-    world: World | None
+    world: SuiteWorld | None
     suites: list[TaskSuite]
     runs_dir: Path
     max_steps: int

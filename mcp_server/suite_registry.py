@@ -13,17 +13,14 @@ says which tools a server hosting them lists.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from benchmarks.part_registry import PartRegistry
 from benchmarks.registry import BenchmarkSpec, get_benchmark
-from mcp_server.suites import SuiteOptions, TaskSuite
+from mcp_server.suites import SuiteOptions, SuiteWorld, TaskSuite
 from mcp_server.toolbox import EpisodeTool
 
-if TYPE_CHECKING:
-    from mcp_server.world import World
-
-BUILTINS: tuple[str, ...] = ("mcp_server.shopping_suite", "mcp_server.qa_suites")
+BUILTINS: tuple[str, ...] = ("mcp_server.shopping.suite", "mcp_server.qa_suites")
 """Modules whose import registers the built-in suites, in the order their tools are listed."""
 
 
@@ -60,7 +57,9 @@ def suite_factory(spec: BenchmarkSpec) -> SuiteFactory:
     return SUITES.find(spec)
 
 
-def build_suites(benchmarks: list[str], options: SuiteOptions | None = None) -> tuple[World | None, list[TaskSuite]]:
+def build_suites(
+    benchmarks: list[str], options: SuiteOptions | None = None
+) -> tuple[SuiteWorld | None, list[TaskSuite]]:
     """The suites for these registered benchmarks, served as `options` ask, and the world they are played in (opened
     from `options.world`, or the default world, when a suite needs one; else None). See
     `mcp_server.environment.open_environment`."""

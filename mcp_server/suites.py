@@ -9,10 +9,12 @@ anything starts, that what was asked for can be played.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from pydantic import BaseModel
 
 from benchmarks.names import did_you_mean
 from mcp_server.protocol import TaskListing
@@ -20,7 +22,17 @@ from mcp_server.toolbox import EpisodeTool, ToolRunner
 
 if TYPE_CHECKING:
     from benchmarks.qa import Demonstrations
-    from mcp_server.world import World
+
+
+class SuiteWorld(Hashable, Protocol):
+    """What the generic server knows of the world a suite's tasks are played in (ShoppingBench's:
+    mcp_server.shopping.world.World): where it lives and its info, recorded with each episode."""
+
+    @property
+    def root(self) -> Path: ...
+
+    @property
+    def info(self) -> BaseModel: ...
 
 
 class TaskSuite(Protocol):
@@ -38,12 +50,18 @@ class TaskSuite(Protocol):
     agent's prompt say it."""
 
     @property
+    def prompts(self) -> Mapping[str, str]:
+        """Its other prompts a run's manifest records (by name, hashed) beside `agent_instructions` (ShoppingBench:
+        the reference agent's system prompt); {} when it has none."""
+        ...
+
+    @property
     def tools(self) -> Mapping[str, EpisodeTool]:
         """The tools its episodes accept, in the order clients list them."""
         ...
 
     @property
-    def world(self) -> World | None:
+    def world(self) -> SuiteWorld | None:
         """The world its tasks are played in, recorded with each episode; None for tasks that need none."""
         ...
 
@@ -84,34 +102,28 @@ class TaskSuite(Protocol):
 @dataclass
 class SuiteOptions:
     """What a command asked to serve, for every suite it names: the world (agentic suites open it, once, when they
-    need it), the task set, a question benchmark's items file, its prompting and few-shot draws."""
+    need it: ShoppingBench's mcp_server.shopping.world_build.open_world), the task set, a question benchmark's items
+    file, its prompting and few-shot draws."""
 
-    world: Path | World | None = None
+    world: Path | SuiteWorld | None = None
     task_set: str | None = None
     items: Path | str | None = None
     prompting: str | None = None
     shots: int = 0
     seed: int = 0
     build_world: bool = True
-    """False: a default world not built yet is an error (world_build.WorldNotBuilt), not a minute's build."""
-    opened: World | None = field(default=None, init=False)
-    """The world once a suite has asked for it."""
-
-    def open_world(self) -> World:
-        """The chosen world (the default world when none was named), opened once for all suites."""
-        if self.opened is None:
-            from mcp_server.world import World
-            from mcp_server.world_build import default_world
-
-            if self.world is None:
-                self.opened = default_world(build=self.build_world)
-            else:
-                self.opened = self.world if isinstance(self.world, World) else World.open(Path(self.world))
-        return self.opened
+    """False: a default world not built yet is an error (e.g. world_build.WorldNotBuilt), not a minute's build."""
+    opened: SuiteWorld | None = field(default=None, init=False)
+    """The world once a suite has opened it, shared by the other suites of the command."""
 
 
 class NotPlayable(ValueError):
     """Nothing can be played as asked: one line naming the problem and the command that fixes it."""
+
+
+class UnknownTaskSet(KeyError):
+    """A suite or world has no task set of that name: one line naming the ones it has. A KeyError (what a lookup by
+    name raises), so callers that catch one still do; commands refuse this one, and take any other for a bug."""
 
 
 def select_tasks(

@@ -11,7 +11,7 @@ import functools
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
@@ -22,12 +22,9 @@ from mcp_server.episode_tools import meta_int, meta_str, request_meta
 from mcp_server.episodes import Episode, EpisodeError
 from mcp_server.protocol import MAX_EPOCHS, META_AGENT, META_EPISODE_ID, META_EPOCH, StartedEpisode, TaskListing
 from mcp_server.server_state import ClientState, ServerState, ShopbenchContext, state_of
-from mcp_server.suites import TaskSuite
+from mcp_server.suites import SuiteWorld, TaskSuite
 from mcp_server.toolbox import describe_validation_error
 from mcp_server.trajectory import AgentInfo, AgentKindValue, EndStatus, Usage
-
-if TYPE_CHECKING:
-    from mcp_server.world import World
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 500
@@ -285,7 +282,7 @@ def _agent(ctx: ShopbenchContext, meta: dict[str, Any], defaults: dict[str, Any]
 
 
 @functools.cache
-def recorded_world(world: World | None) -> tuple[str | None, dict[str, Any] | None]:
+def recorded_world(world: SuiteWorld | None) -> tuple[str | None, dict[str, Any] | None]:
     """What an episode records of its suite's world: "name@content_hash" and the world's info (None, None for a suite
     without one). Worked out once per world: every start_task records it."""
     if world is None:

@@ -4,7 +4,7 @@ A suite (mcp_server.suites) names its tools as `EpisodeTool`s: the name, the des
 arguments (whose JSON Schema is what MCP clients see), the observation's type (for the output schema), hints for
 clients, and what a successful call does to its episode (`Effect`: end it, remember something for the end event). The
 calls themselves run in the suite's sandbox (`ToolRunner`), which raises `ToolCallError` with a message the agent
-can act on. The ShoppingBench tools are in mcp_server.tools, the question benchmarks' `submit_answer` in
+can act on. The ShoppingBench tools are in mcp_server.shopping.tools, the question benchmarks' `submit_answer` in
 mcp_server.qa_suites.
 """
 

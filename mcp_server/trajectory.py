@@ -11,10 +11,11 @@ scorers, reports and replay treat them alike. `shopbench schema` exports it as J
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -167,6 +168,11 @@ class RunManifest(BaseModel):
     packages: dict[str, str] = Field(default_factory=dict)
     git_revision: str | None = None
     notes: dict[str, Any] = Field(default_factory=dict)
+
+
+def prompt_hashes(prompts: Mapping[str, str]) -> dict[str, str]:
+    """Prompt name → sha256 of its text, as a manifest records them."""
+    return {name: hashlib.sha256(text.encode("utf-8")).hexdigest() for name, text in prompts.items()}
 
 
 def write_failure_reason(error: OSError) -> str:

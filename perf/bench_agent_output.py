@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("SHOPBENCH_HOME", str(REPO / ".shopbench-cache"))
 
-from mcp_server.world_build import default_world  # noqa: E402 - after the path set-up above
+from mcp_server.shopping.world_build import default_world  # noqa: E402 - after the path set-up above
 
 AGENT = REPO / "tests" / "_mcp_agent.py"
 

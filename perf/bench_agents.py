@@ -28,8 +28,8 @@ os.environ.setdefault("SHOPBENCH_HOME", str(REPO / ".shopbench-cache"))
 from evaluators.harness.orchestrate import transcript_dir  # noqa: E402 - after the path set-up above
 from evaluators.harness.run import RunConfig, run_benchmark  # noqa: E402
 from evaluators.players.installed import ADAPTERS  # noqa: E402
+from mcp_server.shopping.world_build import default_world  # noqa: E402
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory  # noqa: E402
-from mcp_server.world_build import default_world  # noqa: E402
 
 
 async def play(out: Path, world: Path, limit: int, agent: str | None) -> tuple[dict[str, float], float]:

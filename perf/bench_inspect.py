@@ -38,7 +38,7 @@ def main() -> None:
 
     from evaluators.harness.run import RunConfig, run_benchmark
     from evaluators.integrations.gym.rewards import oracle_reference
-    from mcp_server.world_build import default_world
+    from mcp_server.shopping.world_build import default_world
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--tasks", type=int, default=20, help="tasks per intent (4 intents)")

@@ -32,7 +32,7 @@ sys.path.insert(0, str(REPO))
 
 from evaluators.models import ChatMessage, GenerateConfig, ModelOptions, ToolSpec, get_model  # noqa: E402
 from evaluators.players.agent.observations import ObservationHints  # noqa: E402
-from mcp_server.tools import SHOPPING_TOOLS  # noqa: E402
+from mcp_server.shopping.tools import SHOPPING_TOOLS  # noqa: E402
 
 WORDS_TEXT = ("wireless bluetooth headphones noise cancelling over ear black stereo bass foldable travel case "
               "usb-c fast charging 40h playtime mic gaming laptop backpack waterproof anti theft 15.6 inch "

@@ -54,10 +54,10 @@ QUERIES = ("shirt cotton", "running shoes", "backpack college", "phone case", "d
 
 def serve(port: int, runs: Path) -> None:
     from mcp_server.server import build_server
-    from mcp_server.shopping_suite import ShoppingSuite
+    from mcp_server.shopping.suite import ShoppingSuite
+    from mcp_server.shopping.world import GENERATED_SET
+    from mcp_server.shopping.world_build import default_world
     from mcp_server.transports import serve_http
-    from mcp_server.world import GENERATED_SET
-    from mcp_server.world_build import default_world
 
     world = default_world()
     server = build_server(world, [ShoppingSuite(world, GENERATED_SET)], runs, max_steps=MAX_STEPS)

@@ -86,11 +86,11 @@ async def main(n: int) -> None:
 
     from mcp_server.episodes import Episode
     from mcp_server.server import build_server
-    from mcp_server.shopping_suite import ShoppingSuite
-    from mcp_server.tools import Sandbox
+    from mcp_server.shopping.suite import ShoppingSuite
+    from mcp_server.shopping.tools import Sandbox
+    from mcp_server.shopping.world import GENERATED_SET
+    from mcp_server.shopping.world_build import default_world
     from mcp_server.trajectory import AgentInfo
-    from mcp_server.world import GENERATED_SET
-    from mcp_server.world_build import default_world
 
     world = default_world()
     suite = ShoppingSuite(world, GENERATED_SET)

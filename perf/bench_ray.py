@@ -36,7 +36,7 @@ os.environ.setdefault("SHOPBENCH_HOME", str(REPO / ".shopbench-cache"))
 
 from evaluators.harness.orchestrate import WorkUnit  # noqa: E402
 from evaluators.harness.run import RunConfig, run_benchmark  # noqa: E402
-from mcp_server.world_build import default_world  # noqa: E402
+from mcp_server.shopping.world_build import default_world  # noqa: E402
 from tests._fake_llm import FakeLLMServer, shopping_policy  # noqa: E402
 
 

@@ -184,7 +184,7 @@ def wave(number: int, servers: Servers, processes: int, sessions: int, calls: in
 
 
 def main(processes: int, sessions: int, calls: int, idle_timeout: float, waves: int, count: int) -> None:
-    from mcp_server.world_build import default_world
+    from mcp_server.shopping.world_build import default_world
 
     if count > 1 and shutil.which("haproxy") is None:
         sys.exit("--servers needs haproxy on PATH (Debian: apt-get install haproxy)")

@@ -80,7 +80,7 @@ def _generated_catalog(size: int, work: Path) -> Path:
 
 
 def bench(catalog: Path, index_root: Path, n_queries: int, *, reference: int, stages: bool) -> None:
-    from mcp_server.search.product_index import ProductIndex
+    from mcp_server.shopping.search.product_index import ProductIndex
 
     started = time.perf_counter()
     index = ProductIndex.open_or_build(catalog, index_root, progress=False)
@@ -124,7 +124,7 @@ def pct(values: list[float], percentile: float) -> float:
 
 def print_stages(index: Any, calls: list[dict]) -> None:
     """find's steps one by one (the same calls find makes, under the same lock): median wall and CPU ms per query."""
-    from mcp_server.search import lucene_runtime
+    from mcp_server.shopping.search import lucene_runtime
 
     names = ("build query", "search top n", "sort + page", "read records", "parse cards")
     wall: dict[str, list[float]] = {name: [] for name in names}
@@ -168,8 +168,8 @@ def compare_with_reference(
     """The reference's way and ours on the same queries: p50/p99 of each, and whether the pages are equal. Our
     figures are those the main pass took for these calls, before the reference's 100,000-document answers filled the
     Java heap (whose collection would then slow whatever runs next)."""
-    from mcp_server.search import lucene_runtime
-    from mcp_server.search.reference import REFERENCE_K, ReferenceFind
+    from mcp_server.shopping.search import lucene_runtime
+    from mcp_server.shopping.search.reference import REFERENCE_K, ReferenceFind
 
     reference = ReferenceFind(lucene_runtime.lucene_searcher(index.index_dir))
     reference.find(**calls[0])  # the first call loads classes
@@ -199,7 +199,7 @@ def compare_with_reference(
 def _cut_short(index: Any, call: dict, reference_kept: list[dict]) -> bool:
     """Whether the reference's pages differ only because its k hits held fewer than 50 that pass the filters: what it
     kept is then the beginning of what find_product keeps (all its hits, unsorted, pages 1 to 5)."""
-    from mcp_server.search.product_index import KEPT_HITS, MAX_PAGE
+    from mcp_server.shopping.search.product_index import KEPT_HITS, MAX_PAGE
 
     ours = [card for page in range(1, MAX_PAGE + 1) for card in index.find(**{**call, "page": page, "sort": "default"})]
     return len(reference_kept) < KEPT_HITS and ours[: len(reference_kept)] == reference_kept

@@ -115,7 +115,7 @@ def minimal_round(cwd: Path, env: dict[str, str]) -> dict[str, float]:
 
 
 def main(rounds: int) -> None:
-    from mcp_server.world_build import default_world
+    from mcp_server.shopping.world_build import default_world
 
     default_world()
     folder = Path(tempfile.mkdtemp(prefix="bench-stdio-init-"))

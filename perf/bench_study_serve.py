@@ -58,7 +58,7 @@ WRAP_WEBSOCKET = """
 def make_study(folder: Path, kind: str, participants: int) -> Study:
     settings = StudySettings(participants=participants, raters=1, qualification=0, attention=0, practice=False)
     if kind == "baseline":
-        from mcp_server.world_build import default_world
+        from mcp_server.shopping.world_build import default_world
 
         task = next(t for t in default_world().tasks("generated") if t.intent == "product")
         return create_baseline(folder, "shoppingbench", settings, task_ids=[task.task_id])

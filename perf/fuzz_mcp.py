@@ -28,7 +28,7 @@ os.environ.setdefault("SHOPBENCH_HOME", str(REPO / ".shopbench-cache"))
 
 from test_fuzz_mcp import Outcome, call_sequences, check_trajectories, fuzz_server, run_sequences  # noqa: E402
 
-from mcp_server.world_build import default_world  # noqa: E402
+from mcp_server.shopping.world_build import default_world  # noqa: E402
 
 
 def main() -> int:

@@ -21,8 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.shoppingbench.schema import INTENTS, ShoppingTask  # noqa: E402
-from mcp_server.world import World  # noqa: E402
-from mcp_server.world_build import default_world  # noqa: E402
+from mcp_server.shopping.world import World  # noqa: E402
+from mcp_server.shopping.world_build import default_world  # noqa: E402
 
 PER_INTENT = 5
 INTENT_NAMES = {"product": "Product finder", "shop": "Multi-product seller", "voucher": "Coupon & budget",

@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.shoppingbench.schema import Product, ShoppingTask  # noqa: E402
 from benchmarks.shoppingbench.worldgen.telltale import SIGNS, count_signs, task_signs  # noqa: E402
-from mcp_server.world import World  # noqa: E402
-from mcp_server.world_build import default_world  # noqa: E402
+from mcp_server.shopping.world import World  # noqa: E402
+from mcp_server.shopping.world_build import default_world  # noqa: E402
 
 
 def generated(world: World) -> tuple[list[ShoppingTask], dict[str, Product]]:

@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.shoppingbench.schema import INTENTS, ShoppingTask  # noqa: E402
 from benchmarks.shoppingbench.worldgen.heuristic import read_instruction, records_in  # noqa: E402
-from mcp_server.world import World  # noqa: E402
-from mcp_server.world_build import WorldTools, default_world  # noqa: E402
+from mcp_server.shopping.world import World  # noqa: E402
+from mcp_server.shopping.world_build import WorldTools, default_world  # noqa: E402
 
 TARGETS = {"oracle": "1.0 on every intent", "heuristic": "1.0 (all checked tasks)", "naive": "<= 0.15 overall"}
 

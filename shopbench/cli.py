@@ -78,6 +78,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "play",
     "generate",
     "study",
+    "info",
 )
 """Modules of shopbench.commands, each with `register(app)`. Heavy imports stay inside the command bodies."""
 

@@ -18,6 +18,6 @@ os.environ.setdefault("SHOPBENCH_HOME", str(REPO / ".shopbench-cache"))
 @pytest.fixture(scope="session")
 def default_world():
     """The default world (5,000 products, seed 0), generated and indexed on first use, then reused."""
-    from mcp_server.world_build import default_world as build_default_world
+    from mcp_server.shopping.world_build import default_world as build_default_world
 
     return build_default_world()

@@ -11,8 +11,8 @@ from evaluators.models import EpisodeContext, bind_episode, get_model
 from evaluators.models.base import ChatMessage, ToolCall
 from evaluators.players.baselines.agentic import ScriptedBaseline
 from evaluators.results.scoring import score_run
+from mcp_server.shopping.world_build import WorldTools
 from mcp_server.trajectory import iter_episode_files, read_trajectory
-from mcp_server.world_build import WorldTools
 
 
 async def test_heuristic_solves_every_task_it_plays_and_naive_rarely_does(default_world, tmp_path):

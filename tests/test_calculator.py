@@ -7,8 +7,8 @@ import gzip
 import pytest
 
 from benchmarks.shoppingbench.schema import CorpusRecord, Product
-from mcp_server.calculator import MAX_EXPONENT, CalculationError, evaluate
-from mcp_server.tools import Sandbox, ToolCallError
+from mcp_server.shopping.calculator import MAX_EXPONENT, CalculationError, evaluate
+from mcp_server.shopping.tools import Sandbox, ToolCallError
 
 
 @pytest.mark.parametrize(
@@ -103,7 +103,7 @@ PRODUCTS = [
 
 @pytest.fixture(scope="module")
 def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Sandbox:
-    from mcp_server.search.product_index import ProductIndex
+    from mcp_server.shopping.search.product_index import ProductIndex
 
     root = tmp_path_factory.mktemp("cart-catalog")
     catalog = root / "catalog.jsonl.gz"

@@ -50,3 +50,24 @@ def test_a_mistyped_name_gets_did_you_mean(tmp_path: Path, args, says):
 def test_a_mistyped_benchmark_gets_did_you_mean(tmp_path: Path):
     code, lines = _lines("run", "intentionq", "--model", "random", "--out", str(tmp_path / "run"))
     assert code == 2 and "Did you mean 'intentionqa'?" in " ".join(lines), lines
+
+
+def test_a_bug_says_it_is_a_bug_and_verbose_shows_its_traceback(tmp_path: Path, monkeypatch):
+    """A KeyError of no refusal of ours is a bug: one line saying so (exit 70), its traceback with --verbose; a
+    missing task set is still refused in one line (exit 2)."""
+    import evaluators.harness.run as harness_run
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        return {}["episode"]
+
+    args = ["run", "intentionqa", "--model", "random", "--out", str(tmp_path / "run")]
+    monkeypatch.setattr(harness_run, "run_benchmark", broken)
+    code, lines = _lines(*args)
+    assert code == 70 and len(lines) == 1, lines
+    assert lines[0].startswith("error: a bug in shopbench stopped the run: KeyError: 'episode'")
+    assert "--verbose" in lines[0]
+    shown = CliRunner().invoke(app, [*args, "--verbose"])
+    assert isinstance(shown.exception, KeyError) and shown.exit_code == 1
+    monkeypatch.undo()
+    code, lines = _lines("run", "shoppingbench", "--model", "random", "--tasks", "nope", "--out", str(tmp_path / "s"))
+    assert code == 2 and lines[-1].startswith("error: no task set 'nope' in world"), lines

@@ -14,7 +14,7 @@ from mcp_server.episode_client import EpisodeClient
 from mcp_server.episodes import Episode, EpisodeError, ensure_manifest
 from mcp_server.qa_suites import QUESTION_STEPS, QASuite
 from mcp_server.server import build_server
-from mcp_server.shopping_suite import ShoppingSuite
+from mcp_server.shopping.suite import ShoppingSuite
 from mcp_server.trajectory import AgentInfo, episode_path, read_manifest, read_trajectory
 
 PLAYER = AgentInfo(kind="human", name="tester")
@@ -130,7 +130,7 @@ def test_processes_sharing_a_run_folder_never_tear_the_manifest(tmp_path):
 
 
 def _sandbox(world):
-    from mcp_server.tools import Sandbox
+    from mcp_server.shopping.tools import Sandbox
 
     return Sandbox.for_world(world)
 

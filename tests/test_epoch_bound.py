@@ -11,7 +11,8 @@ from _scoring_runs import make_run, official_catalog, recommend, write_episode
 from typer.testing import CliRunner
 
 from benchmarks.registry import get_benchmark
-from evaluators.harness.config import RunConfig, RunOptionError, check_options
+from evaluators.harness.config import RunConfig, RunOptionError
+from evaluators.harness.player_choice import check_options
 from evaluators.results.shoppingbench.catalog import MappingLookup
 from evaluators.results.shoppingbench.scorer import score_trajectories
 from evaluators.results.stats import pass_hat_curve

@@ -20,9 +20,9 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from mcp_server.server import build_server
-from mcp_server.shopping_suite import ShoppingSuite
+from mcp_server.shopping.suite import ShoppingSuite
+from mcp_server.shopping.world import GENERATED_SET, World
 from mcp_server.trajectory import read_trajectory
-from mcp_server.world import GENERATED_SET, World
 
 LEAKS = ("Traceback", 'File "', "pydantic", "errors.pydantic.dev")
 TOOLS = ("list_tasks", "start_task", "find_product", "view_product_information", "calculate", "web_search",

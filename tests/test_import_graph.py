@@ -8,6 +8,9 @@ import is still an arrow. Strings handed to importlib do not (registries name mo
 - No file is over 600 lines.
 - Shared code asks the registry what a benchmark is: nothing outside `benchmarks/` compares a benchmark's kind
   ("agentic", "qa") or a built-in benchmark's name.
+- The shopping sandbox is a room of its own: the generic server (episodes, transports, trajectories, the server and
+  its suites) imports nothing of `mcp_server.shopping`, and the trajectories (event types, writer, reader) stand on
+  the ground floor: below them only the protocol's constants.
 """
 
 from __future__ import annotations
@@ -24,6 +27,11 @@ PARTS = ("benchmarks", "mcp_server", "evaluators", "shopbench_tui", "shopbench")
 MAX_LINES = 600
 KIND_VALUES = {"agentic", "qa"}
 BUILTIN_NAMES = {"shoppingbench", "shopping-mmlu", "intentionqa", "session-intent"}
+SHOPPING = "mcp_server.shopping"
+OLD_PATHS = {"mcp_server.world", "mcp_server.world_build", "mcp_server.tools"}
+"""Modules kept at their old paths for code written against them: each re-exports the shopping package's names."""
+GROUND_FLOOR = {"mcp_server.trajectory": {"mcp_server.protocol_constants"}}
+"""Module → all it may import of mcp_server."""
 
 
 def modules() -> dict[str, Path]:
@@ -175,3 +183,34 @@ def test_no_kind_or_benchmark_name_branches_outside_the_registrations():
         for hit in kind_branches(path)
     ]
     assert not found, f"{len(found)} branch(es) on a benchmark kind or name:\n" + "\n".join(found)
+
+
+def in_shopping(module: str) -> bool:
+    return module == SHOPPING or module.startswith(SHOPPING + ".")
+
+
+def test_the_generic_server_imports_nothing_of_the_shopping_sandbox():
+    graph = import_graph()
+    generic = [module for module in graph if part_of(module) == "mcp_server" and not in_shopping(module)]
+    named = {"mcp_server.episodes", "mcp_server.transports", "mcp_server.trajectory", "mcp_server.server"}
+    assert named <= set(generic)
+    found = [
+        f"{source} imports {target} (line {line})"
+        for source in generic
+        if source not in OLD_PATHS
+        for target, line in graph[source].items()
+        if in_shopping(target)
+    ]
+    assert not found, "\n".join(found)
+    assert all(in_shopping(target) for alias in OLD_PATHS for target in graph[alias])
+
+
+def test_trajectories_stand_on_the_ground_floor():
+    graph = import_graph()
+    found = [
+        f"{module} imports {target} (line {line})"
+        for module, allowed in GROUND_FLOOR.items()
+        for target, line in graph[module].items()
+        if part_of(target) == "mcp_server" and target not in allowed
+    ]
+    assert not found, "\n".join(found)

@@ -23,7 +23,7 @@ from evaluators.players.installed import ADAPTERS
 from evaluators.results.run_names import run_kind, run_name
 from evaluators.results.scoring import score_run
 from mcp_server.qa_suites import QA_AGENT_INSTRUCTIONS
-from mcp_server.tools import SHOPPING_TOOLS
+from mcp_server.shopping.tools import SHOPPING_TOOLS
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 from shopbench.cli import app
 

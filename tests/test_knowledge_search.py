@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.jsonl import DataFileError
-from mcp_server.search.knowledge_index import KnowledgeIndex
+from mcp_server.shopping.search.knowledge_index import KnowledgeIndex
 
 DOCUMENTS = [
     {"url": "https://kb.example/violin", "title": "Choosing a violin bow", "content": "Horsehair and pernambuco wood."},

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_server.search import lucene_runtime
+from mcp_server.shopping.search import lucene_runtime
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = {
@@ -74,7 +74,7 @@ def test_pyserini_imports_without_an_openai_key_and_searches(tiny_index: Path) -
     used for the import is gone afterwards."""
     script = (
         "import json, os, sys\n"
-        "from mcp_server.search.lucene_runtime import lucene_searcher\n"
+        "from mcp_server.shopping.search.lucene_runtime import lucene_searcher\n"
         "searcher = lucene_searcher(sys.argv[1])\n"
         "hits = searcher.search('horsehair', 5)\n"
         "print(json.dumps({'hits': [h.docid for h in hits], 'key': os.environ.get('OPENAI_API_KEY')}))\n"
@@ -90,7 +90,7 @@ def test_pyserini_imports_without_an_openai_key_and_searches(tiny_index: Path) -
 def test_java_never_writes_to_stdout() -> None:
     """stdout may carry the MCP stdio protocol; Java's System.out goes to stderr."""
     script = (
-        "from mcp_server.search import lucene_runtime\n"
+        "from mcp_server.shopping.search import lucene_runtime\n"
         "lucene_runtime.autoclass('java.lang.System').out.println('from java')\n"
         "lucene_runtime.autoclass('java.lang.System').out.flush()\n"
     )

@@ -28,10 +28,10 @@ from mcp_server.protocol import (
     TOOLS_URI,
 )
 from mcp_server.server import build_server
-from mcp_server.shopping_suite import ShoppingSuite
+from mcp_server.shopping.suite import ShoppingSuite
+from mcp_server.shopping.world import GENERATED_SET
 from mcp_server.trajectory import episode_path, iter_episode_files, json_schema, read_manifest, read_trajectory
 from mcp_server.transports import http_app
-from mcp_server.world import GENERATED_SET
 
 SANDBOX_TOOLS = {"find_product", "view_product_information", "calculate", "web_search", "recommend_product",
                  "terminate"}

@@ -10,7 +10,7 @@ from evaluators.models.llama_cpp.grammar import ARGUMENT_MAX_CHARS, tool_call_sc
 from evaluators.models.llama_cpp.loading import build_llama
 from evaluators.models.llama_cpp.prompt import SUMMARISED, SUMMARY_CHUNK, render_messages
 from evaluators.players.agent.observations import compact_observation
-from mcp_server.tools import SHOPPING_TOOLS
+from mcp_server.shopping.tools import SHOPPING_TOOLS
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 
 TOOLS = [ToolSpec(name=s.name, description=s.description, parameters=s.arguments.model_json_schema())

@@ -19,9 +19,9 @@ import pytest
 
 from benchmarks.jsonl import DataFileError, write_jsonl
 from benchmarks.shoppingbench.schema import SERVICES, CorpusRecord, Product
-from mcp_server.search import lucene_runtime
-from mcp_server.search.product_index import CARD_FIELDS, ProductIndex
-from mcp_server.search.reference import ReferenceFind, reference_page
+from mcp_server.shopping.search import lucene_runtime
+from mcp_server.shopping.search.product_index import CARD_FIELDS, ProductIndex
+from mcp_server.shopping.search.reference import ReferenceFind, reference_page
 
 N_WIDGETS = 120
 SHOPS = ("shop0", "shop1", "shop2")
@@ -191,7 +191,7 @@ def test_bm25_ranks_and_unmatched_queries(widgets: ProductIndex) -> None:
 
 
 def test_a_query_over_lucenes_clause_limit_is_refused_as_too_long(widgets: ProductIndex) -> None:
-    from mcp_server.search.product_index import MAX_CLAUSES, QueryTooLongError
+    from mcp_server.shopping.search.product_index import MAX_CLAUSES, QueryTooLongError
 
     under = " ".join(f"w{i}x" for i in range(MAX_CLAUSES - 24))
     assert widgets.find(under) == []  # as many distinct words as Lucene takes: searched, nothing matches
@@ -229,7 +229,7 @@ def test_index_is_built_once_and_reused(widget_catalog: Path, widgets: ProductIn
 def test_leftovers_of_a_killed_build_are_never_used(tmp_path: Path) -> None:
     catalog = tmp_path / "catalog.jsonl"
     write_jsonl(catalog, [CorpusRecord.of(p) for p in WIDGETS[:12]])
-    from mcp_server.search.index_build import _HOST, content_hash
+    from mcp_server.shopping.search.index_build import _HOST, content_hash
 
     leftover = tmp_path / "index" / f".{content_hash(catalog)}.building-{_HOST}-999999999-1"
     leftover.mkdir(parents=True)
@@ -243,8 +243,8 @@ def test_leftovers_of_a_killed_build_are_never_used(tmp_path: Path) -> None:
 
 def test_an_index_in_an_older_layout_is_rebuilt(tmp_path: Path) -> None:
     """find() relies on one segment sorted by id; an index folder written otherwise is replaced, not trusted."""
-    from mcp_server.search import index_build
-    from mcp_server.search.product_index import _ProductIndexer
+    from mcp_server.shopping.search import index_build
+    from mcp_server.shopping.search.product_index import _ProductIndexer
 
     catalog = tmp_path / "catalog.jsonl"
     write_jsonl(catalog, [CorpusRecord.of(p) for p in WIDGETS[:30]])
@@ -300,7 +300,7 @@ def _gunzip_lines(path: Path) -> list[str]:
 
 class Reference:
     """SPEC §1.3 as the reference does it: all BM25 hits from LuceneSearcher, filtered in Python, cut, sorted, paged
-    (mcp_server.search.reference), with each query's hits fetched once."""
+    (mcp_server.shopping.search.reference), with each query's hits fetched once."""
 
     def __init__(self, searcher: Any, size: int) -> None:
         self.searcher, self.size, self.hits = searcher, size, {}
@@ -454,7 +454,7 @@ def test_products_a_search_showed_are_looked_up_without_the_index(
 
 
 def test_the_kept_records_start_over_when_full(widget_catalog: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("mcp_server.search.product_index.RECORDS_KEPT", 15)
+    monkeypatch.setattr("mcp_server.shopping.search.product_index.RECORDS_KEPT", 15)
     index = ProductIndex.open_or_build(widget_catalog, widget_catalog.parent / "index", progress=False)
     try:
         first, second = ids(index.find("widget")), ids(index.find("widget", page=2))

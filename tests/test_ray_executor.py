@@ -179,7 +179,7 @@ def test_a_run_on_ray_leaves_the_processs_fault_handlers_as_they_were(cluster, d
     running in the driver (a world's search) would die at its next internal fault, as this process did when
     tests/test_baselines_scripted.py ran after this file."""
     from evaluators.harness.fault_handlers import KEPT_SIGNALS, fault_handler
-    from mcp_server.search.lucene_runtime import start_jvm
+    from mcp_server.shopping.search.lucene_runtime import start_jvm
 
     start_jvm()
     before = {number: fault_handler(number) for number in KEPT_SIGNALS}

@@ -11,7 +11,8 @@ import pytest
 import examples.tiny_bench  # noqa: F401 - registers "tiny-bench"
 from benchmarks.registry import get_benchmark
 from evaluators import parts
-from evaluators.harness.config import RunConfig, RunOptionError, check_options
+from evaluators.harness.config import RunConfig, RunOptionError
+from evaluators.harness.player_choice import check_options
 from evaluators.harness.players import QuestionPlayer
 from mcp_server.protocol import DEFAULT_MAX_STEPS
 

@@ -20,11 +20,11 @@ from mcp import Client
 from mcp_server.episode_client import EpisodeClient, read_reply
 from mcp_server.protocol import EPISODE_URI, MAX_EPOCHS, META_EPOCH, RECORD_MALFORMED_TOOL, TASKS_URI
 from mcp_server.server import build_server
-from mcp_server.shopping_suite import ShoppingSuite
+from mcp_server.shopping.suite import ShoppingSuite
+from mcp_server.shopping.world import GENERATED_SET
 from mcp_server.task_tools import DEFAULT_PAGE_SIZE
 from mcp_server.trajectory import episode_path, read_trajectory
 from mcp_server.transports import http_app
-from mcp_server.world import GENERATED_SET
 from tests._fake_serper import SlowSerper
 
 PYDANTIC_WORDING = ("validation error for", "errors.pydantic.dev", "Arguments", "pydantic")

@@ -19,7 +19,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from mcp_server.world import KNOWLEDGE
+from mcp_server.shopping.world import KNOWLEDGE
 from tests._cold_python import run_python
 
 REPLY_S = 60
@@ -132,7 +132,7 @@ def test_what_serve_imports_before_it_can_answer_is_light(default_world, tmp_pat
     done = run_python(BEFORE_THE_HANDSHAKE, str(tmp_path / "runs"), home=home)
     assert done.returncode == 0, done.stderr
     modules = set(done.stdout.splitlines()[-1].split())
-    assert "mcp_server.server" in modules and "mcp_server.shopping_suite" in modules  # the server was built
+    assert "mcp_server.server" in modules and "mcp_server.shopping.suite" in modules  # the server was built
     assert not modules & HEAVY, sorted(modules & HEAVY)
 
 

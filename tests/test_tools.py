@@ -12,11 +12,11 @@ import pytest
 from mcp_server.episodes import Episode, EpisodeError
 from mcp_server.http_launch import free_port
 from mcp_server.qa_suites import QUESTION_TOOLS, AnswerSheet
-from mcp_server.shopping_suite import ShoppingSuite
+from mcp_server.shopping.suite import ShoppingSuite
+from mcp_server.shopping.tools import SHOPPING_TOOLS, Sandbox, ToolCallError, parse_price
+from mcp_server.shopping.world import GENERATED_SET
 from mcp_server.suites import TaskListing
-from mcp_server.tools import SHOPPING_TOOLS, Sandbox, ToolCallError, parse_price
 from mcp_server.trajectory import AgentInfo, Usage, read_manifest, read_trajectory
-from mcp_server.world import GENERATED_SET
 
 AGENT = AgentInfo(kind="baseline", name="pytest")
 
@@ -161,7 +161,7 @@ def fake_serper():
 
 
 def test_live_web_search_records_and_replays(default_world, fake_serper, tmp_path: Path) -> None:
-    from mcp_server.web_search_live import web_search_backend
+    from mcp_server.shopping.web_search_live import web_search_backend
 
     url, calls = fake_serper
     cache = tmp_path / "cache.jsonl"
@@ -255,6 +255,7 @@ class OneQuestion:
     max_steps: int | None = None  # the server's limit, so the malformed calls below do not end the episode
     tools, world, demonstrations = QUESTION_TOOLS, None, None
     agent_instructions = "Answer with submit_answer."
+    prompts: dict[str, str] = {}
 
     def open_sandbox(self) -> AnswerSheet:
         return AnswerSheet()

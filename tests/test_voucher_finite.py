@@ -12,8 +12,8 @@ import pytest
 from benchmarks.jsonl import DataFileError
 from benchmarks.shoppingbench.schema import TASK_FILES
 from benchmarks.shoppingbench.tasks import OFFICIAL_DIR, load_task_file
-from mcp_server.calculator import CalculationError, evaluate
-from mcp_server.tools import Sandbox, ToolCallError
+from mcp_server.shopping.calculator import CalculationError, evaluate
+from mcp_server.shopping.tools import Sandbox, ToolCallError
 
 VOUCHER_FILE = OFFICIAL_DIR / TASK_FILES["voucher"]
 

@@ -14,9 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks.shoppingbench.schema import TASK_FILES
-from mcp_server.search.index_build import DamagedIndexError
-from mcp_server.world import World
-from mcp_server.world_build import import_world
+from mcp_server.shopping.search.index_build import DamagedIndexError
+from mcp_server.shopping.world import World
+from mcp_server.shopping.world_build import import_world
 from shopbench.cli import app
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from benchmarks.shoppingbench.worldgen.heuristic import records_in
 from evaluators.harness.run import RunConfig, run_benchmark
 from evaluators.results.scoring import score_run
-from mcp_server.world_build import WorldTools
+from mcp_server.shopping.world_build import WorldTools
 
 PAGE_ONE_AT_MOST = 0.35
 NAIVE_AT_MOST = 0.15

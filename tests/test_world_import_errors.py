@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks.jsonl import DataFileError
-from mcp_server.world import World
-from mcp_server.world_build import import_world
+from mcp_server.shopping.world import World
+from mcp_server.shopping.world_build import import_world
 from shopbench.cli import app
 
 

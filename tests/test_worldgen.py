@@ -41,7 +41,7 @@ from benchmarks.shoppingbench.worldgen.tasks import (
 )
 from benchmarks.shoppingbench.worldgen.vocab import COLORS, KINDS
 from benchmarks.shoppingbench.worldgen.wording import KEY_TEMPLATES, NATURAL, OPENERS
-from mcp_server.world_build import WorldTools
+from mcp_server.shopping.world_build import WorldTools
 
 
 @pytest.fixture(scope="module")

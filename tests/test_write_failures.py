@@ -21,8 +21,8 @@ from evaluators.harness.orchestrate import PARTIAL_DIR
 from mcp_server.episode_client import EpisodeCallError, EpisodeClient
 from mcp_server.episodes import Episode
 from mcp_server.server import build_server
-from mcp_server.shopping_suite import ShoppingSuite
-from mcp_server.tools import Sandbox
+from mcp_server.shopping.suite import ShoppingSuite
+from mcp_server.shopping.tools import Sandbox
 from mcp_server.trajectory import MANIFEST_LOCK_FILE, AgentInfo, episode_path, iter_episode_files, read_trajectory
 from shopbench.cli import app
 

@@ -7,7 +7,6 @@ paper), and the instructions served to MCP clients, which call tools natively an
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -88,8 +87,3 @@ def render_toolkit(tools: Iterable[Mapping[str, Any]]) -> str:
 def reference_system_prompt(tools: Iterable[Mapping[str, Any]]) -> str:
     """The reference agent's system prompt with the given tools ({name, description, parameters}) filled in."""
     return REFERENCE_SYSTEM_PROMPT.strip().replace(TOOLKIT_PLACEHOLDER, render_toolkit(tools))
-
-
-def prompt_hash(text: str) -> str:
-    """sha256 of a prompt's text, as run manifests record it."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()

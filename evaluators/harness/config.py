@@ -5,7 +5,8 @@ applies to the chosen benchmark.
 tests' way of writing them) and files each in its group: which tasks (`selection`), what the environment serves and
 the player is told (`options`: each applies to the benchmarks whose player takes it), decoding (`decoding`), the
 backend (`backend`) and where and how episodes are played (`execution`). The player part of a benchmark
-(evaluators.parts) says which of `options` it takes; `check_options` refuses the others in one line.
+(evaluators.parts) says which of `options` it takes; evaluators.harness.player_choice.check_options refuses the
+others in one line.
 """
 
 from __future__ import annotations
@@ -14,12 +15,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from benchmarks.names import did_you_mean
-from benchmarks.registry import BenchmarkSpec, resolve
-from evaluators.harness.orchestrate import RunDirError
-from evaluators.parts import parts_for
 from evaluators.players.question import Decoding
-from mcp_server.protocol import MAX_EPOCHS
 
 
 class RunOptionError(ValueError):
@@ -122,44 +118,6 @@ class RunConfig:
             setattr(self, attribute, group(**{name: left.pop(name) for name in list(left) if name in names}))
         if left:
             raise TypeError(f"RunConfig got unknown option(s): {', '.join(sorted(left))}")
-
-
-INSTALLED_PLAYER = "evaluators.harness.installed:InstalledAgentPlayer"
-"""The player of `--agent` runs (named, not imported: it imports this module)."""
-
-
-def player_class(config: RunConfig, spec: BenchmarkSpec) -> Any:
-    """The class that plays this run: the installed-agent player with `--agent`, else the benchmark's player part."""
-    if config.execution.agent is not None:
-        return resolve(INSTALLED_PLAYER)
-    return parts_for(spec).load("player")
-
-
-def check_options(spec: BenchmarkSpec, config: RunConfig) -> None:
-    """Refuse options that mean nothing for this benchmark (silently ignoring them would mislead): its player says
-    which it takes and which of them chooses among the benchmark's promptings."""
-    player = player_class(config, spec)
-    takes: tuple[str, ...] = player.options_for(spec)
-    given = [flag for name, flag in OPTION_FLAGS.items()
-             if name not in takes and getattr(config.options, name) is not None]
-    if given:
-        accepted = ", ".join(OPTION_FLAGS[name] for name in takes) or "none of them"
-        raise RunOptionError(f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to {spec.name} "
-                             f"({player.plays}, which takes {accepted})")
-    chosen = getattr(config.options, player.prompting_option)
-    if chosen is not None and chosen not in spec.promptings:
-        hint = did_you_mean(chosen, spec.promptings)
-        raise RunOptionError(f"{spec.name} supports {OPTION_FLAGS[player.prompting_option]} "
-                             f"{', '.join(spec.promptings)}; not {chosen!r}" + (f".{hint}" if hint else ""))
-    epochs = config.selection.epochs
-    if not 1 <= epochs <= MAX_EPOCHS:
-        raise RunOptionError(f"--epochs must be 1 to {MAX_EPOCHS} (epochs are numbered 0..{MAX_EPOCHS - 1}); "
-                             f"got {epochs}")
-    check_execution(config.execution)
-    out = config.execution.out
-    if config.execution.resume and (out is None or not Path(out).is_dir()):
-        where = "needs --out (the run folder to continue)" if out is None else f"{out} does not exist"
-        raise RunDirError(f"--resume {where}; start a new run without --resume")
 
 
 EXECUTORS = ("local", "ray")

@@ -7,7 +7,6 @@ informative and a change is noted rather than refused.
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,7 +16,14 @@ from mcp_server.episodes import git_revision
 from mcp_server.episodes import package_versions as installed_versions
 from mcp_server.qa_suites import QASuite
 from mcp_server.suites import TaskSuite
-from mcp_server.trajectory import MANIFEST_FILE, RunManifest, manifest_lock, read_manifest, write_manifest
+from mcp_server.trajectory import (
+    MANIFEST_FILE,
+    RunManifest,
+    manifest_lock,
+    prompt_hashes,
+    read_manifest,
+    write_manifest,
+)
 
 KEY_PACKAGES = (
     "shopbench",
@@ -43,10 +49,6 @@ __all__ = [
 def package_versions(names: tuple[str, ...] = KEY_PACKAGES) -> dict[str, str]:
     """Installed versions of the packages that can change a run's results."""
     return installed_versions(names)
-
-
-def prompt_hashes(prompts: dict[str, str]) -> dict[str, str]:
-    return {name: hashlib.sha256(text.encode()).hexdigest() for name, text in prompts.items()}
 
 
 def demonstration_parameters(suite: TaskSuite) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from benchmarks.registry import BenchmarkSpec
 from evaluators.harness.backend import PreparedModel, prepare_model
-from evaluators.harness.config import RunConfig, RunOptionError, player_class
+from evaluators.harness.config import RunConfig, RunOptionError
 from evaluators.harness.orchestrate import WorkUnit
 from evaluators.models.context import ContextHints
 from evaluators.models.episode import EpisodeContext
@@ -218,10 +218,3 @@ def baseline_policy(model: str, spec: BenchmarkSpec) -> Policy | None:
         return policy(model, spec.kind, spec.name)
     except NoSuchBaseline as error:
         raise RunOptionError(str(error)) from None
-
-
-def make_player(config: RunConfig, spec: BenchmarkSpec) -> Player:
-    """The benchmark's player (its parts' `player`, or the installed agent `--agent` names) for this run; a bad
-    model spec or agent fails here, before any world is opened."""
-    player: Player = player_class(config, spec)(config, spec)
-    return player

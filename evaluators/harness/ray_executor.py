@@ -30,9 +30,9 @@ from evaluators.harness.config import RunConfig, RunOptionError
 from evaluators.harness.fault_handlers import fault_handlers_kept
 from evaluators.harness.orchestrate import EpisodeNotRecorded, WorkerLost, WorkUnit
 from evaluators.harness.ray_worker import EpisodeWorker, Played, WorldRef
-from mcp_server.suites import TaskListing
+from mcp_server.shopping.world import World
+from mcp_server.suites import SuiteWorld, TaskListing
 from mcp_server.trajectory import episode_path
-from mcp_server.world import World
 
 log = logging.getLogger("shopbench.runs")
 
@@ -60,10 +60,12 @@ class RayExecutor:
         self.started = 0
 
     @classmethod
-    def start(cls, config: RunConfig, world: World | None, run_dir: Path) -> RayExecutor:
+    def start(cls, config: RunConfig, world: SuiteWorld | None, run_dir: Path) -> RayExecutor:
         """Join the cluster (`--address`, else RAY_ADDRESS, else a Ray instance started for the run) and size the
         worker pool; refuses in one line, before the run folder is made, when Ray is missing or the cluster cannot
-        hold one worker."""
+        hold one worker. Workers open the world again where they run: a ShoppingBench world, or none."""
+        if world is not None and not isinstance(world, World):
+            raise RunOptionError(f"--executor ray: workers open ShoppingBench worlds only, not {world!r}")
         try:
             import ray
         except ImportError:

@@ -22,12 +22,13 @@ from typing import Any
 from benchmarks.registry import get_benchmark
 from evaluators.harness.config import RunConfig, environment_options
 from evaluators.harness.orchestrate import WorkUnit
-from evaluators.harness.players import Player, make_player
+from evaluators.harness.player_choice import make_player
+from evaluators.harness.players import Player
 from evaluators.players.sessions import in_process_session
 from mcp_server.environment import Environment, open_environment
+from mcp_server.shopping.world import WORLD_JSON, World
 from mcp_server.suites import TaskListing
 from mcp_server.trajectory import EndStatus, episode_path
-from mcp_server.world import WORLD_JSON, World
 
 
 class WorldNotOnNode(RuntimeError):
@@ -48,7 +49,7 @@ class WorldRef:
         return None if world is None else cls(str(world.root.resolve()), world.info.content_hash, default)
 
     def open_here(self) -> World:
-        from mcp_server.world_build import default_world
+        from mcp_server.shopping.world_build import default_world
 
         path = Path(self.path)
         if (path / WORLD_JSON).is_file():

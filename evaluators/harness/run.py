@@ -34,7 +34,7 @@ from typing import Any, Generic, TypeVar
 
 from benchmarks.jsonl import write_text_atomic
 from benchmarks.registry import get_benchmark
-from evaluators.harness.config import RunConfig, check_options, environment_options
+from evaluators.harness.config import RunConfig, environment_options
 from evaluators.harness.file_limits import check_open_files
 from evaluators.harness.manifest import (
     demonstration_parameters,
@@ -55,7 +55,8 @@ from evaluators.harness.orchestrate import (
     episode_state,
     run_episodes,
 )
-from evaluators.harness.players import Player, make_player
+from evaluators.harness.player_choice import check_options, make_player
+from evaluators.harness.players import Player
 from evaluators.harness.ray_executor import RayExecutor
 from evaluators.harness.run_log import LOG_FILE, file_log
 from evaluators.harness.shards import parse_shard

@@ -4,7 +4,7 @@ While episodes are being played, the first signal cancels the run's task: the wo
 server ends the episodes in flight as abandoned, or leaves them without an end, and either way `--resume` plays them
 again), threads still computing (llama.cpp, Lucene) are waited for, and the run raises RunInterrupted. A second
 signal acts as it would without this (KeyboardInterrupt, or termination). The JVM leaves these signals to Python
-(-Xrs, mcp_server.search.lucene_runtime).
+(-Xrs, mcp_server.shopping.search.lucene_runtime).
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ from benchmarks.shoppingbench.prompts import reference_system_prompt
 from evaluators.results.run_names import run_kind
 from evaluators.results.scoring import ScoreOptions, score_run
 from evaluators.results.trajectory_stats import INVALID_CALL_TOOL
-from mcp_server.tools import SHOPPING_TOOLS
+from mcp_server.shopping.tools import SHOPPING_TOOLS
 from mcp_server.trajectory import (
     RunManifest,
     StepEvent,

@@ -89,7 +89,8 @@ def _to_anthropic(messages: list[ChatMessage]) -> list[dict[str, Any]]:
     return turns
 
 
-@register_backend("anthropic", needs_argument=True, help="anthropic:<model> (ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL)")
+@register_backend("anthropic", needs_argument=True, help="anthropic:<model> (ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL)",
+                  sdk="anthropic")
 def anthropic_model(rest: str, options: ModelOptions) -> AnthropicModel:
     key = api_key("ANTHROPIC_API_KEY", "anthropic")
     return AnthropicModel(rest, os.environ.get("ANTHROPIC_BASE_URL"), key, options.timeout_s)

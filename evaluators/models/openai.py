@@ -105,7 +105,8 @@ def tool_call(call_id: str, name: str, raw: str | None) -> ToolCall:
     return ToolCall(id=call_id, name=name, arguments=arguments)
 
 
-@register_backend("openai", needs_argument=True, help="openai:<model> (OPENAI_API_KEY; OPENAI_BASE_URL overrides)")
+@register_backend("openai", needs_argument=True, help="openai:<model> (OPENAI_API_KEY; OPENAI_BASE_URL overrides)",
+                  sdk="openai")
 def openai_model(rest: str, options: ModelOptions) -> OpenAIModel:
     key = api_key("OPENAI_API_KEY", "openai")
     return OpenAIModel(f"openai:{rest}", rest, os.environ.get("OPENAI_BASE_URL"), key, options.timeout_s)
@@ -115,6 +116,7 @@ def openai_model(rest: str, options: ModelOptions) -> OpenAIModel:
     "openai-compatible",
     needs_argument=True,
     help="openai-compatible:<base url>#<model> (vLLM, llama.cpp server, ...; OPENAI_API_KEY optional)",
+    sdk="openai",
 )
 def openai_compatible_model(rest: str, options: ModelOptions) -> OpenAIModel:
     base_url, sep, model = rest.rpartition("#")

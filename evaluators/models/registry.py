@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import metadata
 from typing import Any
 
 from benchmarks.names import did_you_mean
@@ -41,6 +42,7 @@ class ModelOptions:
 Factory = Callable[[str, ModelOptions], ModelAPI]
 _FACTORIES: dict[str, tuple[Factory, bool, str]] = {}
 _FREE: set[str] = set()
+_SDKS: dict[str, str] = {}
 
 BASELINES = "evaluators.players.baselines"
 """The baseline namespace, which registers the baselines that play agentic episodes as model specs."""
@@ -58,15 +60,18 @@ PROVIDERS: dict[str, str] = {
 
 
 def register_backend(
-    name: str, *, needs_argument: bool, help: str, free: bool = False
+    name: str, *, needs_argument: bool, help: str, free: bool = False, sdk: str | None = None
 ) -> Callable[[Factory], Factory]:
     """Register a factory for specs `name` (baselines) or `name:<argument>` (everything else); `free`: its calls
-    cost nothing (it runs here: llama.cpp, the scripted baselines), whatever the price table holds."""
+    cost nothing (it runs here: llama.cpp, the scripted baselines), whatever the price table holds; `sdk`: the
+    distribution its factory imports when called (shown by `shopbench info` with its installed version)."""
 
     def decorate(factory: Factory) -> Factory:
         _FACTORIES[name] = (factory, needs_argument, help)
         if free:
             _FREE.add(name)
+        if sdk is not None:
+            _SDKS[name] = sdk
         return factory
 
     return decorate
@@ -89,6 +94,36 @@ def backends() -> dict[str, str]:
     for module in dict.fromkeys(PROVIDERS.values()):
         importlib.import_module(module)
     return {name: entry[2] for name, entry in sorted(_FACTORIES.items())}
+
+
+@dataclass(frozen=True)
+class ProviderInfo:
+    """One registered provider as `shopbench info` shows it: the SDK it needs and whether that is installed."""
+
+    name: str
+    help: str
+    registered_by: str
+    sdk: str | None
+    sdk_version: str | None
+    """The installed version of `sdk`; None when it is not installed (or the provider needs none)."""
+
+
+def providers() -> list[ProviderInfo]:
+    """Every registered provider (the built-ins loaded), with its SDK and the version installed here."""
+    backends()
+    return [
+        ProviderInfo(name, entry[2], entry[0].__module__, _SDKS.get(name), _installed(_SDKS.get(name)))
+        for name, entry in sorted(_FACTORIES.items())
+    ]
+
+
+def _installed(distribution: str | None) -> str | None:
+    if distribution is None:
+        return None
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
 
 
 def split_spec(spec: str) -> tuple[str, str]:

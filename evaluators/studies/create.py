@@ -139,9 +139,10 @@ def create_ratings(folder: Path, benchmark: str, settings: StudySettings, *, wor
                  for unit in gold_quality_items(benchmark, item, golds[questions.item_id(item)])]
     else:
         from mcp_server.environment import open_environment
+        from mcp_server.shopping.world import World
 
         environment = open_environment([benchmark], runs_dir=Path(folder), world=world, task_set=task_set)
-        if environment.world is None:
+        if not isinstance(environment.world, World):
             raise ValueError(f"{benchmark} has no instructions written for target products to rate")
         tasks = environment.world.tasks(environment.suites[0].task_set)
         chosen = set(sample_per_group([(t.task_id, t.intent) for t in tasks], settings.sample, settings.seed))

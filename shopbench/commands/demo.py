@@ -164,7 +164,7 @@ async def run_demo(runs_dir: Path, *, task_id: str | None = None, world: Path | 
 
     console = Console()
     if world is None:  # built here, where a minute is expected: `serve` over stdio refuses to build it
-        from mcp_server.world_build import default_world
+        from mcp_server.shopping.world_build import default_world
 
         world = default_world().root
     args = ["-m", "shopbench.cli", "serve", "--transport", "stdio", "--runs", str(runs_dir), "--world", str(world)]

@@ -166,7 +166,7 @@ def sessions_(
     from benchmarks.session_intent.sessions import make_sessions
     from benchmarks.shoppingbench.schema import Product
     from evaluators.pipelines.journal import write_jsonl_atomic
-    from mcp_server.world import CATALOG, World
+    from mcp_server.shopping.world import CATALOG, World
 
     console = Console(stderr=True)
     try:

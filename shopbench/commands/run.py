@@ -41,6 +41,8 @@ MODEL_HELP = (
     "heuristic (agentic), majority (questions; reads gold labels)."
 )
 SHARED = "Every benchmark"
+BUG_EXIT = 70
+"""Exit status of a run stopped by a bug (EX_SOFTWARE), apart from a refusal's 2 and failed episodes' 1."""
 
 
 def register(app: typer.Typer) -> None:
@@ -129,7 +131,7 @@ def run(
     from evaluators.harness.progress import RichProgress
     from evaluators.harness.run import RunInterrupted, run_benchmark
     from evaluators.models.base import ModelSpecError
-    from mcp_server.suites import NotPlayable
+    from mcp_server.suites import NotPlayable, UnknownTaskSet
 
     console = Console(stderr=True, soft_wrap=True)
     handler = _console_log(console, verbose)
@@ -144,7 +146,7 @@ def run(
         shots=shots, agent=agent, agent_bin=agent_bin,
     )
     refusals = (NotPlayable, RunOptionError, UnknownBenchmarkError, ModelSpecError, ManifestMismatch, RunDirError,
-                DataFileError, FileNotFoundError, KeyError, ValueError)
+                DataFileError, FileNotFoundError, UnknownTaskSet, ValueError)
     try:
         result = asyncio.run(run_benchmark(config, RichProgress(f"{benchmark} · {model}", console)))
     except refusals as error:
@@ -161,6 +163,13 @@ def run(
     except KeyboardInterrupt:  # Ctrl-C before any episode started: nothing to resume
         console.print("[red]interrupted[/red] before the run started", highlight=False)
         raise typer.Exit(130) from None
+    except Exception as error:  # no refusal of ours: a bug, said as one (its traceback with --verbose)
+        if verbose:
+            raise
+        console.print(f"[red]error:[/red] a bug in shopbench stopped the run: {type(error).__name__}: "
+                      f"{_escape(str(error))}. Run it again with --verbose for the traceback, and please report it",
+                      highlight=False)
+        raise typer.Exit(BUG_EXIT) from None
     finally:
         logging.getLogger().removeHandler(handler)
     summary = result.summary

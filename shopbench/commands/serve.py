@@ -75,9 +75,9 @@ def register(app: typer.Typer) -> None:
 
         from mcp_server.environment import open_environment
         from mcp_server.http_limits import HttpLimits, open_file_problem, raise_open_file_limit
-        from mcp_server.suites import NotPlayable
+        from mcp_server.shopping.world_build import WorldNotBuilt
+        from mcp_server.suites import NotPlayable, UnknownTaskSet
         from mcp_server.transports import endpoint_url, is_loopback, serve_http, serve_stdio, stdout_to_stderr
-        from mcp_server.world_build import WorldNotBuilt
 
         limits = HttpLimits(max_sessions=max_sessions, session_idle_timeout_s=session_idle_timeout,
                             request_timeout_s=request_timeout)
@@ -109,7 +109,7 @@ def register(app: typer.Typer) -> None:
             except NotPlayable as error:
                 typer.echo(f"shopbench serve: {error}", err=True)
                 raise typer.Exit(2) from None
-            except (FileNotFoundError, KeyError, ValueError) as error:
+            except (FileNotFoundError, UnknownTaskSet, ValueError) as error:
                 typer.echo(f"shopbench serve: {error_message(error)}", err=True)
                 raise typer.Exit(2) from None
         server = environment.server

@@ -12,9 +12,9 @@ from shopbench.options import MODEL_SPECS, Concurrency, NCtx, NGpuLayers, Seed, 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from mcp_server.search.knowledge_index import KnowledgeIndex
-    from mcp_server.search.product_index import ProductIndex
-    from mcp_server.world import World
+    from mcp_server.shopping.search.knowledge_index import KnowledgeIndex
+    from mcp_server.shopping.search.product_index import ProductIndex
+    from mcp_server.shopping.world import World
 
 WRITER_SPECS = f"Spec: {MODEL_SPECS}."
 
@@ -38,7 +38,7 @@ def generate(
     cache: UseCache = True,
 ) -> None:
     """Generate a world of any size (2.5M products is the paper's scale) with solvable tasks."""
-    from mcp_server.world_build import generate_world
+    from mcp_server.shopping.world_build import generate_world
 
     if writer_model is not None:
         _check_spec(writer_model)
@@ -59,7 +59,7 @@ def rewrite(
     cache: UseCache = True,
 ) -> None:
     """Rewrite a world's task instructions with a model (resumes where a killed run stopped; see rewrites.jsonl)."""
-    from mcp_server.world import GENERATED_SET
+    from mcp_server.shopping.world import GENERATED_SET
 
     world = _open(root)
     task_set = tasks or GENERATED_SET
@@ -116,7 +116,7 @@ def import_(
 ) -> None:
     """Build a world from the official ShoppingBench corpus (the official task set then becomes startable)."""
     from benchmarks.jsonl import DataFileError
-    from mcp_server.world_build import import_world
+    from mcp_server.shopping.world_build import import_world
 
     try:
         world = import_world(documents, out)
@@ -148,7 +148,7 @@ def _ready_index(name: str, open_index: Callable[[], ProductIndex | KnowledgeInd
     import shutil
 
     from benchmarks.jsonl import DataFileError
-    from mcp_server.search.index_build import DamagedIndexError
+    from mcp_server.shopping.search.index_build import DamagedIndexError
 
     try:
         try:
@@ -175,7 +175,7 @@ def info(root: Path = typer.Argument(..., help="World folder.")) -> None:
 
 def _open(root: Path) -> World:
     """The world at `root`, or exit 1 saying why it is not one."""
-    from mcp_server.world import World
+    from mcp_server.shopping.world import World
 
     try:
         return World.open(root)

@@ -14,7 +14,7 @@ from textual.message import Message
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, Static
 
 from benchmarks.shoppingbench.schema import SERVICES
-from mcp_server.tools import SORTS
+from mcp_server.shopping.tools import SORTS
 from shopbench_tui.observations import cell
 
 

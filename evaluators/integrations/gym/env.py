@@ -41,10 +41,10 @@ from evaluators.integrations.gym.rewards import Call, oracle_reference, step_rew
 from evaluators.players.agent.paper_format import parse_paper_turn
 from mcp_server.environment import open_environment
 from mcp_server.episodes import Episode, StepResult
-from mcp_server.shopping_suite import ShoppingSuite
-from mcp_server.tools import Sandbox
+from mcp_server.shopping.suite import ShoppingSuite
+from mcp_server.shopping.tools import Sandbox
+from mcp_server.shopping.world import World
 from mcp_server.trajectory import AgentInfo, read_trajectory
-from mcp_server.world import World
 
 BENCHMARK = "shoppingbench"
 """The registered benchmark this environment plays (by name: importing its registration module directly would

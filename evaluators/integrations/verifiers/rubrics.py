@@ -25,8 +25,8 @@ from benchmarks.registry import BenchmarkSpec
 from benchmarks.shoppingbench.schema import ShoppingTask
 from evaluators.integrations.gym.rewards import oracle_reference, step_reward
 from evaluators.results.scoring import ScoreOptions
+from mcp_server.shopping.world import World
 from mcp_server.trajectory import Trajectory, episode_path, read_trajectory
-from mcp_server.world import World
 
 SHOPPING_FIELDS = ("title", "price", "service", "sku_attrs", "shop", "budget", "kw")
 

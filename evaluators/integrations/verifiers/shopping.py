@@ -8,6 +8,7 @@ from benchmarks.registry import BenchmarkSpec
 from evaluators.integrations.verifiers.episodes import shared_environment
 from evaluators.integrations.verifiers.rubrics import ShoppingBenchRubric
 from evaluators.integrations.verifiers.tool_env import ToolEpisodeEnv
+from mcp_server.shopping.world import World
 
 
 def shoppingbench_environment(
@@ -32,6 +33,6 @@ def shoppingbench_environment(
     [suite] = environment.suites
     intents = [part.strip() for part in intent.split(",")] if isinstance(intent, str) else intent
     chosen = environment.selection(intents=intents, task_ids=task_ids, limit=limit)
-    assert environment.world is not None  # an agentic suite plays in a world
+    assert isinstance(environment.world, World)  # ShoppingBench plays in a ShoppingBench world
     rubric = ShoppingBenchRubric(environment.world, embedder, tool_reward=tool_reward)
     return ToolEpisodeEnv(spec, environment, suite, [listing for _, listing in chosen], rubric=rubric)

@@ -168,7 +168,7 @@ def _llama_cpp_version() -> str:
 
 
 @register_backend("llama-cpp", needs_argument=True, help="llama-cpp:<model.gguf | smollm2> (local, llama.cpp)",
-                  free=True)
+                  free=True, sdk="llama-cpp-python")
 def llama_cpp_model(rest: str, options: ModelOptions) -> ModelAPI:
     name, _, flag_text = rest.partition("?")
     flags = {flag for flag in flag_text.split(",") if flag}

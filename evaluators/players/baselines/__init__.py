@@ -15,6 +15,7 @@ from evaluators.players.baselines.registry import (
     Baseline,
     NoSuchBaseline,
     Policy,
+    all_baselines,
     baseline_names,
     find_baseline,
     policy,
@@ -40,5 +41,5 @@ def _as_model_spec(name: str) -> None:
 for _name in baseline_names(AGENTIC):
     _as_model_spec(_name)
 
-__all__ = ["Baseline", "NoSuchBaseline", "Policy", "agentic", "baseline_names", "find_baseline", "policy", "questions",
-           "register_baseline"]
+__all__ = ["Baseline", "NoSuchBaseline", "Policy", "agentic", "all_baselines", "baseline_names", "find_baseline",
+           "policy", "questions", "register_baseline"]

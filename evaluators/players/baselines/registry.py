@@ -64,6 +64,11 @@ def find_baseline(name: str) -> Baseline | None:
     return _BASELINES.get(name)
 
 
+def all_baselines() -> list[Baseline]:
+    """Every registered baseline, in registration order."""
+    return list(_BASELINES.values())
+
+
 def baseline_names(kind: str) -> list[str]:
     """The baselines with a policy for episode format `kind`, in registration order."""
     return [name for name, entry in _BASELINES.items() if kind in entry.policies]

@@ -37,6 +37,7 @@ from evaluators.players.installed.reaper import (
     new_marker,
     start_watchdog,
 )
+from mcp_server.processes import process_running
 
 POLL_S = 0.05
 TERM_GRACE_S = 3.0
@@ -120,7 +121,7 @@ async def end_tree(process: asyncio.subprocess.Process, marker: str, cgroup: Pat
         return [process.pid]  # it exited and nothing of it is left: none could start another process
     _signal_all(process.pid, pids, signal.SIGTERM)
     deadline = time.monotonic() + TERM_GRACE_S
-    while time.monotonic() < deadline and any(_alive(pid) for pid in [process.pid, *pids]):
+    while time.monotonic() < deadline and any(process_running(pid) for pid in [process.pid, *pids]):
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(process.wait()), POLL_S)
     pids = sorted(set(pids) | set(tree(process.pid)) | set(marked_pids(mine)))
@@ -155,7 +156,7 @@ def _reap(pid: int) -> None:
 
 def _exists(pid: int) -> bool:
     """Whether `pid` is still in the process table (running, or dead and not yet reaped)."""
-    return Path(f"/proc/{pid}").exists() if sys.platform == "linux" else _alive(pid)
+    return Path(f"/proc/{pid}").exists() if sys.platform == "linux" else process_running(pid)
 
 
 def tree(root: int) -> list[int]:
@@ -185,17 +186,3 @@ def _signal_all(root: int, pids: list[int], sig: signal.Signals) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, sig)
 
-
-def _alive(pid: int) -> bool:
-    """Whether `pid` is a process that still runs (a zombie, dead but unreaped, is not)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
-    except (OSError, IndexError):
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True
-        return True
-    return state not in ("Z", "X")

@@ -356,8 +356,8 @@ class ShoppingBenchScorer:
 def open_world(override: Path | None, recorded: Mapping[str, Any] | None) -> Any:
     """The world to score in: --world if given, else the path the manifest recorded (our runner records it), else
     the default world (runs served by `shopbench serve` record only name and hash; a mismatch is reported)."""
-    from mcp_server.world import World
-    from mcp_server.world_build import default_world
+    from mcp_server.shopping.world import World
+    from mcp_server.shopping.world_build import default_world
 
     if override is not None:
         return World.open(override)
@@ -376,7 +376,7 @@ start (and whose index may not even be built yet); larger worlds use the index. 
 
 def world_lookup(world: Any) -> ProductLookup:
     """Where scoring finds a world's products (see STREAM_CATALOG_UP_TO)."""
-    from mcp_server.world import CATALOG
+    from mcp_server.shopping.world import CATALOG
 
     catalog = Path(world.root) / CATALOG
     if world.info.products <= STREAM_CATALOG_UP_TO and catalog.is_file():

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 import httpx
 
-from mcp_server.search.backends import WebSearchBackend
+from mcp_server.shopping.search.backends import WebSearchBackend
 from mcp_server.toolbox import ToolCallError
 
 PROVIDER_ENV = "SHOPBENCH_WEB_SEARCH_PROVIDER"
@@ -31,7 +31,7 @@ CACHE_FILE = "web_search_cache.jsonl"
 
 
 class WorldFolder(Protocol):
-    """What the live search needs of a world (mcp_server.world.World): its offline corpus and its folder."""
+    """What the live search needs of a world (mcp_server.shopping.world.World): its offline corpus and its folder."""
 
     @property
     def root(self) -> Path: ...

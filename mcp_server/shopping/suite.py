@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from benchmarks.shoppingbench.prompts import MCP_AGENT_INSTRUCTIONS
+from benchmarks.shoppingbench.prompts import MCP_AGENT_INSTRUCTIONS, REFERENCE_SYSTEM_PROMPT
 from benchmarks.shoppingbench.schema import ShoppingTask
 from benchmarks.shoppingbench.tasks import OFFICIAL_SET
 from mcp_server.protocol import TaskListing
+from mcp_server.shopping.tools import SHOPPING_TOOLS, Sandbox
+from mcp_server.shopping.world import GENERATED_SET
 from mcp_server.suite_registry import register_suite
 from mcp_server.suites import SuiteOptions
-from mcp_server.tools import SHOPPING_TOOLS, Sandbox
-from mcp_server.world import GENERATED_SET
 
 if TYPE_CHECKING:
     from benchmarks.qa import Demonstrations
     from benchmarks.registry import BenchmarkSpec
-    from mcp_server.world import World
+    from mcp_server.shopping.world import World
 
 BENCHMARK = "shoppingbench"
 
@@ -30,6 +30,7 @@ class ShoppingSuite:
     kind: Literal["agentic", "qa"] = "agentic"
     max_steps: int | None = None
     agent_instructions = MCP_AGENT_INSTRUCTIONS
+    prompts = {"reference_system_prompt": REFERENCE_SYSTEM_PROMPT}
     tools = SHOPPING_TOOLS
     takes_items = False
     demonstrations: Demonstrations | None = None
@@ -45,7 +46,9 @@ class ShoppingSuite:
     @classmethod
     def open(cls, spec: BenchmarkSpec, options: SuiteOptions) -> ShoppingSuite:
         """The suite of the chosen task set (default: the world's generated set) in the chosen world."""
-        return cls(options.open_world(), options.task_set or GENERATED_SET)
+        from mcp_server.shopping.world_build import open_world  # building worlds loads only when a world is opened
+
+        return cls(open_world(options), options.task_set or GENERATED_SET)
 
     def listings(self) -> list[TaskListing]:
         return list(self._listings)

@@ -1,6 +1,6 @@
 """What the shopping tools read, as protocols: the catalog's search index and a web search. The Lucene indexes
-(product_index, knowledge_index) and the live search (mcp_server.web_search_live) implement them; the sandbox
-(mcp_server.tools) is written against them alone."""
+(product_index, knowledge_index) and the live search (mcp_server.shopping.web_search_live) implement them; the sandbox
+(mcp_server.shopping.tools) is written against them alone."""
 
 from __future__ import annotations
 
@@ -11,15 +11,16 @@ from benchmarks.shoppingbench.schema import Product
 
 
 class WebSearchBackend(Protocol):
-    """Where `web_search` results come from: the world's offline corpus (mcp_server.search.knowledge_index), or a
-    live provider with a replay cache (mcp_server.web_search_live)."""
+    """Where `web_search` results come from: the world's offline corpus
+    (mcp_server.shopping.search.knowledge_index), or a live provider with a replay cache
+    (mcp_server.shopping.web_search_live)."""
 
     def search(self, q: str, max_results: int) -> list[dict[str, Any]]: ...
 
 
 class FindOptions(TypedDict, total=False):
     """What find_product takes besides its query (SPEC §1.3), named once for every backend and the reference's
-    method (mcp_server.search.reference). A key left out means: page 1, no such filter, relevance order."""
+    method (mcp_server.shopping.search.reference). A key left out means: page 1, no such filter, relevance order."""
 
     page: int
     shop_id: str | None
@@ -32,7 +33,8 @@ class FindOptions(TypedDict, total=False):
 
 
 class ProductBackend(Protocol):
-    """What the product tools read: the catalog's search index (mcp_server.search.product_index.ProductIndex)."""
+    """What the product tools read: the catalog's search index
+    (mcp_server.shopping.search.product_index.ProductIndex)."""
 
     def find(self, q: str, **options: Unpack[FindOptions]) -> list[dict[str, Any]]:
         """One page of find_product hits (dicts with at least the product index's card fields)."""

@@ -1,17 +1,14 @@
-"""Output schemas of the episode tools: what each sandbox tool's observation looks like, with the episode's status.
-
-Every episode tool answers with structured content `{"result": <observation>, "episode": <EpisodeStatus>}`; these
-models say what `<observation>` is for the sandbox tools (each `EpisodeTool` names its observation's type), so clients
-get an `outputSchema` they can validate against. They are schemas only: the sandbox builds the observations
-(mcp_server.tools), and nothing here is validated on the server.
+"""Output schemas of the episode tools: `{"result": <observation>, "episode": <EpisodeStatus>}`, where each
+`EpisodeTool` names its observation's type (a suite's own models: ShoppingBench's are in
+mcp_server.shopping.tool_outputs).
 
 The schemas are lean, because the official client validates every result against them with `jsonschema`, whose cost
 grows with every property it descends into (~5 µs each): references are inlined, titles dropped, a nullable field is
 `{"type": [T, "null"]}` rather than an `anyOf` of two schemas (the same constraint, one descent instead of three),
-and the records of a list (find_product hits, view_product_information entries, web_search results) are checked for
-their required keys (each declared with the empty schema), with their fields and types in the description instead
-of a schema per field. That took
-validating a find_product page from ~0.44 to ~0.1 ms. What is declared is still exactly what the sandbox returns.
+and the records of a list (`ListRecord`s: find_product hits, view_product_information entries, web_search results)
+are checked for their required keys (each declared with the empty schema), with their fields and types in the
+description instead of a schema per field. That took validating a find_product page from ~0.44 to ~0.1 ms. What is
+declared is still exactly what the sandbox returns.
 """
 
 from __future__ import annotations
@@ -23,62 +20,15 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from mcp_server.protocol import EpisodeStatus
 
 
-class _Open(BaseModel):
+class OpenModel(BaseModel):
+    """An observation's model: keys beyond those declared are allowed, as JSON Schema's default."""
+
     model_config = ConfigDict(extra="allow")
 
 
-class ProductCard(_Open):
-    """One find_product hit."""
-
-    product_id: str
-    shop_id: str
-    title: str
-    price: float
-    service: list[str] = Field(default_factory=list)
-    sold_count: float | None = None
-
-
-class ProductInformation(_Open):
-    """One view_product_information entry."""
-
-    product_id: str
-    title: str
-    price: float
-    shop_id: str
-    short_description: str | None = None
-    description: str | None = None
-    sku_options: dict[str, dict[str, str]] = Field(default_factory=dict)
-    attributes: dict[str, list[str]] = Field(default_factory=dict)
-    service: list[str] = Field(default_factory=list)
-
-
-class CartItem(_Open):
-    product_id: str
-    shop_id: str
-    price: float
-
-
-class CartQuote(_Open):
-    """calculate in cart form: the list total and, with a voucher, whether it applies and the total after it."""
-
-    items: list[CartItem]
-    list_total: float
-    voucher_applies: bool | None = None
-    reason: str | None = None
-    total_after_voucher: float | None = None
-    within_budget: bool | None = None
-
-
-class WebResult(_Open):
-    """One web_search result."""
-
-    url: str
-    title: str
-    content: str
-
-
-RECORDS: tuple[type[BaseModel], ...] = (ProductCard, ProductInformation, WebResult)
-"""Records of list observations, declared by their required keys (see the module docstring)."""
+class ListRecord(OpenModel):
+    """A record of a list observation, declared in the output schema by its required keys (see the module docstring):
+    clients check every record of a page against it."""
 
 
 def output_schema(tool: str, observation: Any) -> dict[str, Any]:
@@ -90,7 +40,7 @@ def output_schema(tool: str, observation: Any) -> dict[str, Any]:
         episode=(EpisodeStatus, Field(description="The episode after this call: running or ended (and why), steps.")),
     )
     schema = model.model_json_schema()
-    for record in RECORDS:
+    for record in ListRecord.__subclasses__():
         if record.__name__ in schema.get("$defs", {}):
             schema["$defs"][record.__name__] = record_schema(record)
     return lean_schema(schema)

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from mcp_server.search import index_build, lucene_runtime
+from mcp_server.shopping.search import index_build, lucene_runtime
 
 
 class KnowledgeIndex:

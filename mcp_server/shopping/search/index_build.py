@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from benchmarks.jsonl import DataFileError
-from mcp_server.search import lucene_runtime
+from mcp_server.processes import process_running
+from mcp_server.shopping.search import lucene_runtime
 
 HASH_LENGTH = 16
 """Hex digits of the SHA-256 kept in index folder names (64 bits: collisions are not a concern)."""
@@ -134,22 +135,13 @@ def open_or_build(
 
 
 def _remove_abandoned_builds(index_root: Path, key: str) -> None:
-    """Delete temporary folders of this machine's builds whose process is gone (killed mid-build). A build named by
-    another host is left alone: on a shared filesystem its pid means nothing here, and it may still be running."""
+    """Delete temporary folders of this machine's builds whose process is gone (killed mid-build; a zombie, killed
+    but not yet reaped, is gone too). A build named by another host is left alone: on a shared filesystem its pid
+    means nothing here, and it may still be running."""
     for leftover in index_root.glob(f".{key}{_TMP_MARK}{_HOST}-*"):
         pid = leftover.name.split(f"{_TMP_MARK}{_HOST}-", 1)[1].split("-", 1)[0]
-        if pid.isdigit() and not _process_alive(int(pid)):
+        if pid.isdigit() and not process_running(int(pid)):
             shutil.rmtree(leftover, ignore_errors=True)
-
-
-def _process_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def english_analyzer() -> Any:

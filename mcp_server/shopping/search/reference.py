@@ -10,8 +10,8 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Unpack
 
-from mcp_server.search.backends import FindOptions
-from mcp_server.search.product_index import KEPT_HITS, MAX_PAGE, PAGE_SIZE, card
+from mcp_server.shopping.search.backends import FindOptions
+from mcp_server.shopping.search.product_index import KEPT_HITS, MAX_PAGE, PAGE_SIZE, card
 
 REFERENCE_K = 100_000
 """BM25 hits the reference retrieves per query before filtering."""

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any, Unpack
 
 from benchmarks.shoppingbench.schema import Product
-from mcp_server.search import index_build, lucene_runtime
-from mcp_server.search.backends import FindOptions
+from mcp_server.shopping.search import index_build, lucene_runtime
+from mcp_server.shopping.search.backends import FindOptions
 
 PAGE_SIZE = 10
 MAX_PAGE = 5

@@ -1,0 +1,93 @@
+"""`shopbench info [BENCHMARK]`: what is registered, layer by layer — for each benchmark, the part each layer
+registered for it (under its name, or as its kind's default) and where it came from; the model providers with the
+SDK each needs and whether it is installed; the baselines; the installed agents."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import typer
+
+if TYPE_CHECKING:
+    from benchmarks.registry import BenchmarkSpec
+
+LAYER_REGISTRIES = (
+    "mcp_server.suite_registry",
+    "evaluators.parts",
+    "evaluators.integrations.verifiers.registry",
+    "shopbench_tui.play.screen_registry",
+)
+"""The modules that make each layer's registries of a benchmark's parts (importing one makes its registries)."""
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("info")
+    def info(
+        benchmark: str | None = typer.Argument(None, help="Only this benchmark (default: every benchmark, then the "
+                                               "model providers, baselines and installed agents)."),
+    ) -> None:
+        """What is registered: each benchmark's part in every layer (by name, or its kind's default) and where it
+        came from; each model provider with its SDK and whether it is installed; the baselines and installed
+        agents."""
+        from benchmarks.registry import UnknownBenchmarkError, benchmarks, get_benchmark
+
+        try:
+            specs = [get_benchmark(benchmark)] if benchmark else benchmarks()
+        except UnknownBenchmarkError as error:
+            typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
+            raise typer.Exit(2) from None
+        for line in benchmark_lines(specs):
+            typer.echo(line)
+        if benchmark is None:
+            for line in provider_lines():
+                typer.echo(line)
+
+
+def benchmark_lines(specs: list[BenchmarkSpec]) -> Iterator[str]:
+    """Each benchmark, then one line per registry: its entry and whether it was registered by name or by kind."""
+    from benchmarks.part_registry import REGISTRIES, entry_name
+
+    for module in LAYER_REGISTRIES:
+        importlib.import_module(module)
+    width = max(len(registry.what) for registry in REGISTRIES)
+    yield "Benchmarks"
+    for spec in specs:
+        yield f"  {spec.name} ({spec.kind}): {spec.help}"
+        for registry in REGISTRIES:
+            found = registry.which(spec)
+            shown = "-" if found is None else (
+                f"{entry_name(found[0])}  ({'its own' if found[1] == 'name' else f'the {spec.kind} default'})")
+            yield f"    {registry.what:<{width}}  {shown}"
+
+
+def provider_lines() -> Iterator[str]:
+    """The model providers (SDK and installed version), the baselines and the installed agents."""
+    from benchmarks.registry import resolve
+    from evaluators.models.registry import providers
+    from evaluators.players.baselines import all_baselines
+    from evaluators.players.installed import ADAPTERS
+    from evaluators.players.installed.install import package_folder
+
+    listed = providers()
+    width = max(len(provider.name) for provider in listed)
+    yield "Model providers"
+    for provider in listed:
+        if provider.sdk is None:
+            sdk = "no SDK"
+        else:
+            sdk = f"{provider.sdk} {provider.sdk_version}" if provider.sdk_version else f"{provider.sdk} NOT INSTALLED"
+        yield f"  {provider.name:<{width}}  {sdk}  ({provider.registered_by}): {provider.help}"
+    yield "Baselines"
+    baselines = all_baselines()
+    width = max(len(baseline.name) for baseline in baselines)
+    for baseline in baselines:
+        yield f"  {baseline.name:<{width}}  ({', '.join(baseline.policies)}): {baseline.help}"
+    yield "Installed agents (--agent NAME, or command:TEMPLATE)"
+    width = max(map(len, ADAPTERS))
+    for name, entry in ADAPTERS.items():
+        adapter = resolve(entry)
+        installed = (package_folder(adapter.package) / "node_modules" / ".bin" / adapter.executable).exists()
+        state = "installed" if installed else "installed on first use"
+        yield f"  {name:<{width}}  {adapter.package} ({state})  ({entry})"
