@@ -1,7 +1,7 @@
 """Knowledge ("web") tasks and the offline web_search corpus that holds the facts they need.
 
 Each task asks about a made-up entity (a composer, a town festival, a hotel, a team…), so no model can know the
-answer: the fact lives only in one document of the corpus, e.g. "Ilse Marwen performed on the viola", and the
+answer: the fact lives only in one document of the corpus, e.g. "Clara Whitaker performed on the viola", and the
 product the shopper wants is named only through it ("…buy strings for this instrument"). Distractor documents
 share the entity's family name or relation with another value, and general articles fill the rest.
 """
@@ -18,12 +18,28 @@ from benchmarks.shoppingbench.worldgen.heuristic import Tools, check_task
 from benchmarks.shoppingbench.worldgen.phrasing import product_phrase
 from benchmarks.shoppingbench.worldgen.vocab import KINDS
 
-FIRST_NAMES = ("Ilse", "Teodoro", "Marisol", "Anselm", "Corazon", "Dmitri", "Halvard", "Josefa", "Lucan", "Noemi",
-               "Rosendo", "Sigrun", "Evander", "Perpetua", "Casimir", "Leocadia", "Oriol", "Thessaly", "Bartolome",
-               "Wilhelmina", "Ignatius", "Amparo", "Fenwick", "Genoveva")
-SYLLABLES = ("mar", "wen", "kel", "dra", "vos", "tal", "ren", "quis", "bel", "dor", "lun", "sav", "ithe", "gar",
-             "mon", "ste", "ral", "fin", "cor", "zan", "pel", "hav", "ori", "tesk")
+FIRST_NAMES = ("Margaret", "Thomas", "Elena", "Rafael", "Catherine", "Daniel", "Teresa", "Jonathan", "Isabel",
+               "Martin", "Helen", "Samuel", "Lucia", "Robert", "Clara", "Miguel", "Anna", "Patrick", "Sofia",
+               "Gregory", "Irene", "Victor", "Louise", "Andrew", "Beatriz", "Henry", "Carmen", "Oliver", "Rosa",
+               "Edward", "Julia", "Francis", "Amelia", "Leonard", "Cecilia", "Arthur", "Natalia", "Philip")
+SURNAMES = ("Abernathy", "Bancroft", "Calloway", "Delacroix", "Ellsworth", "Fairbanks", "Galloway", "Hargrove",
+            "Ingram", "Jessup", "Kendrick", "Langford", "Mercado", "Navarro", "Okafor", "Pemberton", "Quintero",
+            "Rutherford", "Salcedo", "Thornton", "Underwood", "Villanueva", "Whitaker", "Zamora", "Aquino",
+            "Bautista", "Castillo", "Escobar", "Garrido", "Halvorsen", "Lindqvist", "Marchetti", "Novak",
+            "Ostrowski", "Petrov", "Tolentino", "Valdez", "Wexler", "Brennan", "Caldwell", "Donnelly", "Gallagher",
+            "Harrington", "Kowalski", "Moreau", "Nakamura", "Sandoval", "Whitfield", "Albrecht", "Beaumont",
+            "Corcoran", "Dunmore", "Esperanza", "Falkner", "Greenhalgh", "Hollister", "Lacson", "Maddox", "Ocampo",
+            "Prescott", "Rosales", "Sorensen", "Trevino", "Vasquez", "Winslow", "Yeager")
+PLACE_STARTS = ("Ash", "Brad", "Brook", "Cran", "Dal", "Elling", "Fair", "Glad", "Hart", "Hol", "Kings", "Lang",
+                "Mar", "Mill", "Nor", "Oak", "Pen", "Rad", "Red", "Sel", "Stan", "Thorn", "Wal", "West", "Whit",
+                "Wood", "Bar", "Chal", "Dun", "Hal", "Lin", "Mel", "Ros", "Sher", "Til", "Wel")
+PLACE_ENDS = ("ford", "ton", "field", "ley", "wood", "bridge", "worth", "more", "dale", "by", "stead", "well",
+              "brook", "wick", "croft", "mere", "combe", "hurst", "ham", "stone")
+PLACE_PREFIXES = ("", "North ", "South ", "East ", "West ", "New ", "Upper ", "Port ", "Lower ")
+"""Place names are built the way English ones are ("Ashford", "North Kingsbridge"), people named by common first
+names and surnames: realistic, yet not anyone a model could know."""
 MONTHS = ("January", "March", "April", "May", "June", "August", "October", "November")
+TEAMS = ("Mariners", "Falcons", "Rovers", "Harriers", "Comets", "Stallions")
 
 
 @dataclass(frozen=True)
@@ -31,7 +47,7 @@ class Relation:
     """How one kind of fact is asked, stated in a document, and tied to the purchase."""
 
     entity: str
-    """Pattern for the made-up entity; {name} is a generated proper name, {person} a full name."""
+    """Pattern for the made-up entity; {name} is a generated place name, {person} a full name."""
     questions: tuple[str, ...]
     fact: str
     purchases: tuple[str, ...]
@@ -41,103 +57,112 @@ class Relation:
 RELATIONS: dict[str, Relation] = {
     "instrument": Relation(
         "{person}",
-        ("Which instrument did the composer {entity} perform on at the {year} {name} Chamber Festival?",
-         "At the {year} {name} Chamber Festival, what instrument did {entity} play?",
-         "I heard the composer {entity} gave a recital at the {year} {name} Chamber Festival. Which "
-         "instrument did they play?"),
-        "{entity} (born {born}) is a composer and performer. At the {year} {name} Chamber Festival {entity} performed "
-        "on the {value}, the instrument studied since childhood, and critics praised the recital.",
-        ("I would like to purchase {phrase} for this instrument.", "I'm learning it too, so I need {phrase} for that "
-         "instrument.", "Please find me {phrase} meant for this instrument."),
+        ("Which instrument did the composer {entity} perform on at the {year} {name} Chamber Music Festival?",
+         "At the {year} {name} Chamber Music Festival, what instrument did {entity} play?",
+         "What instrument did {entity} play in the recital that opened the {year} {name} Chamber Music "
+         "Festival?"),
+        "{entity} (born {born}) is a composer and performer. At the {year} {name} Chamber Music Festival {entity} "
+        "performed on the {value} in the opening recital, and critics praised the performance.",
+        ("I would like to purchase {phrase} for this instrument.", "I would like to purchase {phrase} for that "
+         "instrument.", "I want to buy {phrase} meant for this instrument."),
         "{entity} (born {born}) is a composer best known for works written for the {value}."),
     "flavor": Relation(
         "{name}",
         ("What is the signature flavor of the harvest festival held every {month} in the town of {entity}?",
-         "Which flavor is the {month} harvest festival in {entity} known for?",
-         "My friend just came back from the harvest festival in {entity}. What flavor is it famous for?"),
+         "Which flavor is the harvest festival in {entity} known for?",
+         "What flavor are the sweets sold at the {month} harvest festival in {entity} famous for?"),
         "The town of {entity} holds its harvest festival every {month}. Its signature flavor is {value}, which "
         "appears in the sweets, drinks and snacks sold during the festival week.",
-        ("I would like to purchase {phrase} in that flavor.", "I'd like to buy {phrase} with this flavor.",
-         "Can you find {phrase} that comes in that flavor?"),
+        ("I would like to purchase {phrase} in that flavor.", "I would like to purchase {phrase} with this flavor.",
+         "I want to buy {phrase} that comes in that flavor."),
         "The village of {entity} is known for its {value} dishes and a small market every {month}."),
     "scent": Relation(
         "the {name} Grand Hotel",
         ("Which scent does {entity} use as its signature fragrance in the lobby?",
-         "What does the lobby of {entity} smell like, i.e. what is its signature scent?",
-         "We stayed in {entity} last month. Which signature fragrance do they use?"),
+         "What is the signature scent of {entity}, which opened in {born}?",
+         "Which signature scent is {entity}, opened in {born}, known for?"),
         "{entity} opened in {born}. The hotel is known for its signature fragrance, {value}, diffused in the lobby "
         "and used in the guest rooms.",
-        ("I would like to purchase {phrase} with that scent.", "I want to buy {phrase} in this scent for home.",
-         "Please look for {phrase} that has that scent."),
+        ("I would like to purchase {phrase} with that scent.", "I would like to purchase {phrase} in this scent.",
+         "I want to buy {phrase} that has that scent."),
         "{entity} opened in {born} and its spa offers treatments with {value} oil."),
     "color_family": Relation(
-        "the {name} Mariners",
+        "the {name} {team}",
         ("What color are the home uniforms of {entity} basketball club?",
-         "Which color does {entity} basketball club wear at home games?",
-         "My nephew is a fan of {entity}, the basketball club. What color is their home kit?"),
+         "What color are the home jerseys of {entity}, the basketball club founded in {born}?",
+         "In what color do {entity} play their home basketball games?"),
         "{entity} are a basketball club founded in {born}. The team plays its home games in {value} uniforms, the "
         "color of the town's old fishing fleet.",
-        ("I would like to purchase {phrase} in that color.", "Find me {phrase} in this color so I can match the team.",
-         "I'd like {phrase} that comes in that color."),
+        ("I would like to purchase {phrase} in that color.", "I would like to purchase {phrase} in this color.",
+         "I want to buy {phrase} that comes in that color."),
         "{entity} are a rowing club founded in {born}; their boats are painted {value}."),
     "sport": Relation(
         "{person}",
         ("In which sport did {entity} win the national championship in {year}?",
-         "Which sport did {entity} win the {year} national title in?",
-         "What sport did {entity} win the {year} national championship in?"),
-        "{entity} (born {born}) is an athlete who won the national championship in {value} in {year}, after "
-        "years of training in the provincial team.",
-        ("I would like to purchase {phrase} for that sport.", "I want to take up this sport too, so I need {phrase}.",
-         "Please find {phrase} used in that sport."),
+         "Which sport did {entity} of {name} win the {year} national title in?",
+         "For which sport was {entity} named national champion in {year}?"),
+        "{entity} (born {born}) is an athlete from {name} who won the national championship in {value} in {year}, "
+        "after years of training in the provincial team.",
+        ("I would like to purchase {phrase} for that sport.", "I would like to purchase {phrase} used in this "
+         "sport.", "I want to buy {phrase} for that sport."),
         "{entity} (born {born}) is a coach who once tried {value} before turning to teaching."),
     "material": Relation(
         "{name}",
         ("Which material are the artisans of the {entity} workshops famous for working with?",
          "What material do the craftsmen of {entity} mainly work with?",
-         "The workshops of {entity} are famous for one material. Which one?"),
+         "The workshops of {entity} have been famous for one material since {born}. Which one?"),
         "The workshops of {entity} have been known since {born} for their craftsmen, who work mainly with {value}. "
         "Their pieces are sold all over the region.",
-        ("I would like to purchase {phrase} made of that material.", "I want to buy {phrase} in this material.",
-         "Can you find {phrase} made from that material?"),
+        ("I would like to purchase {phrase} made of that material.", "I would like to purchase {phrase} in this "
+         "material.", "I want to buy {phrase} made from that material."),
         "The {entity} museum shows tools from {born} and a collection of {value} items."),
     "language": Relation(
         "{person}",
         ("In which language did the novelist {entity} write the prize-winning novel 'The {name} Letters'?",
-         "What language did the novelist {entity} originally write 'The {name} Letters' in?",
-         "The novelist {entity} wrote 'The {name} Letters', which I read in translation. In which language "
-         "was it first written?"),
-        "{entity} (born {born}) is a novelist. The prize-winning novel 'The {name} Letters' was written in {value} "
-        "and later translated into several languages.",
-        ("I would like to purchase {phrase} to learn that language.", "I'd like to read it in the original, so I need "
-         "{phrase} for this language.", "Please find {phrase} for learning that language."),
+         "What language did {entity} originally write the novel 'The {name} Letters' in?",
+         "In what language was 'The {name} Letters' by {entity}, winner of a national book prize in {year}, first "
+         "written?"),
+        "{entity} (born {born}) is a novelist. The prize-winning novel 'The {name} Letters' was written in {value}, "
+        "won a national book prize in {year} and was later translated into several languages.",
+        ("I would like to purchase {phrase} to learn that language.", "I would like to purchase {phrase} for this "
+         "language.", "I want to buy {phrase} for learning that language."),
         "{entity} (born {born}) is a translator who studied {value} at university."),
     "animal": Relation(
         "the {name} Lantern Festival",
         ("What animal is the mascot of {entity}?", "Which animal is carried as the mascot of {entity}?",
-         "My kids loved the mascot of {entity}. What animal is it?"),
+         "What animal has been the mascot of {entity} since it began in {born}?"),
         "{entity} has been held every {month} since {born}. Its mascot is a {value}, carried through the streets "
         "as a giant paper lantern.",
-        ("I would like to purchase {phrase} of that animal.", "I want to buy {phrase} shaped like this animal.",
-         "Can you find {phrase} of that animal?"),
+        ("I would like to purchase {phrase} of that animal.", "I would like to purchase {phrase} shaped like this "
+         "animal.", "I want to buy {phrase} of that animal."),
         "{entity} began in {born}; a {value} appeared on one of its early posters."),
 }
 
 
 class _Names:
-    """Made-up proper names, each used once per world, so a fact is found by its entity alone."""
+    """Realistic made-up names, each used once per world, so a fact is found by its entity alone."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng, self.used = rng, set[str]()
 
     def name(self) -> str:
-        while True:
-            word = "".join(self.rng.choice(SYLLABLES) for _ in range(self.rng.randint(2, 3))).capitalize()
+        """A place name ("Ashford"; "North Ashford" once the plain ones run short)."""
+        for tries in range(10_000):
+            prefix = PLACE_PREFIXES[min(tries // 50, len(PLACE_PREFIXES) - 1)] if tries >= 50 else ""
+            word = prefix + self.rng.choice(PLACE_STARTS) + self.rng.choice(PLACE_ENDS)
             if word not in self.used:
                 self.used.add(word)
                 return word
+        raise RuntimeError("out of place names")
 
-    def person(self) -> str:
-        return f"{self.rng.choice(FIRST_NAMES)} {self.name()}"
+    def person(self, surname: str | None = None) -> str:
+        """A full name ("Clara Whitaker"); with `surname`, another person of that family."""
+        for _ in range(10_000):
+            person = f"{self.rng.choice(FIRST_NAMES)} {surname or self.rng.choice(SURNAMES)}"
+            if person not in self.used:
+                self.used.add(person)
+                return person
+        raise RuntimeError("out of person names")
 
 
 def _knowledge_key(product: Product) -> str | None:
@@ -199,15 +224,14 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
         if re.search(rf"\b{re.escape(value)}\b", phrase):
             continue
         relation = RELATIONS[key]
-        words = {"name": names.name(), "year": rng.randint(1960, 2022), "born": rng.randint(1890, 1995),
-                 "month": rng.choice(MONTHS), "value": value}
-        entity = relation.entity.format(person=names.person(), **words)
+        words = _words(rng, names, value)
+        entity = relation.entity.format(**words)
         question = rng.choice(relation.questions).format(entity=entity, **words)
         query = f"{question} {rng.choice(relation.purchases).format(phrase=phrase)}"
         fact = _document(entity, relation.fact.format(entity=entity, **words))
         other_values = sorted({p.attributes[k][0] for p, k in candidates if k == key} - {value})
         if other_values:
-            namesake = _namesake(entity, names)
+            namesake = _namesake(relation, words, names)
             fake = dict(words, value=rng.choice(other_values), born=rng.randint(1890, 1995))
             namesake_document = _document(namesake, relation.distractor.format(entity=namesake, **fake))
         else:
@@ -247,16 +271,20 @@ def _unique_urls(documents: list[dict]) -> list[dict]:
     return documents
 
 
-def _namesake(entity: str, names: _Names) -> str:
-    """Another entity sharing the last word of the name, so a careless reading picks the wrong fact."""
-    words = entity.split()
-    proper = next((w for w in reversed(words) if w[:1].isupper() and w not in ("Grand", "Hotel", "Mariners",
-                                                                               "Lantern", "Festival")), words[-1])
-    if len(words) == 1:
-        return f"New {proper}"
-    if len(words) > 2:
-        return entity.replace(proper, names.name())
-    return f"{names.rng.choice([n for n in FIRST_NAMES if n != words[0]])} {proper}"
+def _words(rng: random.Random, names: _Names, value: str) -> dict[str, str | int]:
+    """The made-up particulars of one fact: a place, a person, dates, a team."""
+    return {"name": names.name(), "person": names.person(), "year": rng.randint(1960, 2022),
+            "born": rng.randint(1890, 1995), "month": rng.choice(MONTHS), "team": rng.choice(TEAMS), "value": value}
+
+
+def _namesake(relation: Relation, words: dict[str, str | int], names: _Names) -> str:
+    """Another entity sharing part of the name (a person of the same family, a club of another town with the same
+    nickname), so a careless reading picks the wrong fact."""
+    if relation.entity == "{person}":
+        return names.person(str(words["person"]).split(" ", 1)[1])
+    if relation.entity == "{name}":
+        return f"New {words['name']}"
+    return relation.entity.format(**dict(words, name=names.name()))
 
 
 def _general_documents(rng: random.Random, names: _Names, products: list[Product], count: int) -> list[dict]:
@@ -268,9 +296,8 @@ def _general_documents(rng: random.Random, names: _Names, products: list[Product
     for _ in range(count):
         key = rng.choice(keys)
         relation = RELATIONS[key]
-        words = {"name": names.name(), "year": rng.randint(1960, 2022), "born": rng.randint(1890, 1995),
-                 "month": rng.choice(MONTHS), "value": rng.choice(values[key])}
-        entity = relation.entity.format(person=names.person(), **words)
+        words = _words(rng, names, rng.choice(values[key]))
+        entity = relation.entity.format(**words)
         documents.append(_document(entity, relation.fact.format(entity=entity, **words)))
     for kind in KINDS:
         noun = kind.nouns[0]

@@ -22,7 +22,6 @@ from benchmarks.shoppingbench.worldgen import source_digest
 from benchmarks.shoppingbench.worldgen.vocab import KINDS, Kind
 from benchmarks.shoppingbench.worldgen.wording import (
     BETWEEN,
-    CLOSINGS,
     CONTEXTS,
     GREATER_THAN,
     GREATER_THAN_STRICT,
@@ -51,6 +50,9 @@ INCH_KEYS = frozenset(("fan_size", "laptop_size", "chain_length"))
 PREMODIFIERS = frozenset(("decaf", "caffeine-free", "gluten-free", "cordless", "battery-powered", "DOT certified",
                           "ECE certified"))
 """NATURAL qualities said before the noun ("a cordless drill"); the others follow it."""
+
+USE_RATE = 0.04
+"""How often a product is named with what it is for ("for my dog"): rare, as in the official set."""
 
 KNOWN_KEYS: frozenset[str] = frozenset(KEY_TEMPLATES) | {key for key, _ in NATURAL}
 """The attribute keys a generated task may constrain: those with a natural wording (keys of real records outside
@@ -283,7 +285,7 @@ def noun_phrase(product: Product, rng: random.Random, *, leave_out: str | None =
             value = said_quality(key, product.attributes[key][0])
             if key == "color_family" or not _shares_word(value, name):
                 phrase.qualities.append((key, value))
-    if rng.random() < 0.25:
+    if rng.random() < USE_RATE:
         phrase.use = rng.choice(USES.get(kind.category.split(" > ")[-1], ("",)))
     phrase.plural = rng.random() < 0.2 and name.split(" ")[-1] not in MASS_NOUNS and not name.endswith("s")
     return phrase
@@ -387,8 +389,9 @@ class ItemSpec:
 
 
 def parse_item(text: str) -> ItemSpec:
-    """The constraints one item's text states, and the words left that name the product."""
-    rest = text
+    """The constraints one item's text states, and the words left that name the product. The words around a request
+    go first, so "Looking for a jersey" is not read as the clause "for a {instrument}"."""
+    rest = FILLER.sub(" ", text)
     spec = ItemSpec(text=text, words="")
 
     def cut(match: re.Match[str]) -> None:
@@ -425,7 +428,7 @@ def parse_item(text: str) -> ItemSpec:
     return spec
 
 
-SAID_AROUND = (OPENERS + CLOSINGS + SECOND_SENTENCE + SECOND_SENTENCE_PLURAL + SHOP_OPENERS + SHOP_CLOSINGS
+SAID_AROUND = (tuple(OPENERS) + SECOND_SENTENCE + SECOND_SENTENCE_PLURAL + tuple(SHOP_OPENERS) + SHOP_CLOSINGS
                + VOUCHER_OPENERS + ORDINALS + LAST_ORDINALS + INLINE_LEADS
                + tuple(c for group in CONTEXTS.values() for c in group) + ("Hi", "Hello", "Please"))
 FILLER = re.compile(r"(?<![\w'])(" + "|".join(re.escape(p.rstrip("?!.,"))

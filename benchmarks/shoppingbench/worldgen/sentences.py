@@ -1,8 +1,8 @@
 """Whole instructions from items in words: several sentence and paragraph shapes per intent, and the reverse
 (`split_items`), which finds each named item's text again.
 
-One item: one sentence ("I'm looking for ..."), or the product and then its details ("... Ideally in size large,
-with free shipping."), or the product and a question. Several: an inline numbered list, "First, ... Second, ...
+One item: one sentence ("Looking for ..."), or the product and then its details ("... Preferably in size large,
+with free shipping."). Several: an inline numbered list, "First, ... Second, ...
 Lastly, ...", a line per item, or "... I also need ...". A sentence of context comes first only when every product
 fits one context group (wording.CONTEXTS), chosen by the products' categories.
 """
@@ -16,7 +16,6 @@ from benchmarks.shoppingbench.schema import Intent, Product
 from benchmarks.shoppingbench.worldgen import source_digest
 from benchmarks.shoppingbench.worldgen.phrasing import Item, join_clauses
 from benchmarks.shoppingbench.worldgen.wording import (
-    CLOSINGS,
     CONTEXTS,
     GROUP_WORDS,
     INLINE_LEADS,
@@ -30,8 +29,13 @@ from benchmarks.shoppingbench.worldgen.wording import (
     VOUCHER_OPENERS,
 )
 
-CONTEXT_RATE = 0.25
-QUESTION_OPENERS = ("Could you find me", "Can you help me find")
+CONTEXT_RATE = 0.03
+"""The official set gives almost no context; a fitting sentence now and then."""
+INLINE_RATE = 0.5
+"""Several items with a `verb`: this share run on in sentences ("I'm looking for ... Also, I want ..."), as most
+official voucher instructions do; the rest in any of the four shapes."""
+ONE_SENTENCE_RATE = 0.8
+"""One item: said in one sentence, else the product and then its details in a second sentence."""
 
 
 def context_group(category: str) -> str | None:
@@ -54,25 +58,23 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _ask(opener: str, text: str) -> str:
-    return f"{opener} {text}{'?' if opener in QUESTION_OPENERS else '.'}"
+def weighted(choices: dict[str, int], rng: random.Random) -> str:
+    return rng.choices(list(choices), weights=list(choices.values()))[0]
 
 
 def one_item(item: Item, rng: random.Random) -> str:
-    opener = rng.choice(OPENERS)
-    shape = rng.randrange(4)
-    if shape == 1 and item.clauses:
+    opener = weighted(OPENERS, rng)
+    if rng.random() >= ONE_SENTENCE_RATE and item.clauses:
         lead = rng.choice(SECOND_SENTENCE_PLURAL if item.plural else SECOND_SENTENCE)
-        return f"{_ask(opener, item.phrase)} {lead} {join_clauses(item.clauses, rng)}."
-    if shape == 2:
-        return f"{_cap(item.text(rng))}. {rng.choice(CLOSINGS)}"
-    return _ask(opener, item.text(rng))
+        return f"{opener} {item.phrase}. {lead} {join_clauses(item.clauses, rng)}."
+    return f"{opener} {item.text(rng)}."
 
 
-def several_items(items: list[Item], opener: str, rng: random.Random, closing: str = "") -> str:
-    """Several items in one of four shapes; `opener` is a sentence without its full stop."""
+def several_items(items: list[Item], opener: str, rng: random.Random, closing: str = "", verb: str = "") -> str:
+    """Several items in one of four shapes; `opener` is a sentence without its full stop, `verb` (if any) what the
+    "I also need" shape puts before the first item ("I'm looking for a ... . I also need ...")."""
     texts = [item.text(rng) for item in items]
-    shape = rng.randrange(4)
+    shape = 3 if verb and rng.random() < INLINE_RATE else rng.randrange(4)
     if shape == 0:
         listed = "; ".join(f"({n}) {text}" for n, text in enumerate(texts, start=1))
         body = f"{opener}: {listed}."
@@ -85,8 +87,9 @@ def several_items(items: list[Item], opener: str, rng: random.Random, closing: s
     else:
         leads = rng.sample(INLINE_LEADS, len(texts) - 1) if len(texts) - 1 <= len(INLINE_LEADS) else None
         if leads is None:
-            return several_items(items, opener, rng, closing)
-        body = f"{opener}. {_cap(texts[0])}." + "".join(f" {lead} {text}." for lead, text in zip(
+            return several_items(items, opener, rng, closing, verb)
+        first = f"{verb} {texts[0]}" if verb else f"{opener}. {_cap(texts[0])}"
+        body = f"{first}." + "".join(f" {lead} {text}." for lead, text in zip(
             leads, texts[1:], strict=True))
     return f"{body}\n{closing}" if closing and shape == 2 else f"{body} {closing}".strip()
 
@@ -96,10 +99,11 @@ def compose(intent: Intent, items: list[Item], products: list[Product], rng: ran
     """The whole instruction: context (when it fits), the request in one of its shapes, the voucher's rules."""
     lead = context(products, rng)
     if intent == "shop":
-        opener = rng.choice(SHOP_OPENERS)
-        closing = rng.choice(SHOP_CLOSINGS) if rng.random() < 0.4 else ""
+        opener = weighted(SHOP_OPENERS, rng)
+        closing = rng.choice(SHOP_CLOSINGS) if rng.random() < 0.15 else ""
         return lead + several_items(items, opener, rng, closing)
-    request = one_item(items[0], rng) if len(items) == 1 else several_items(items, rng.choice(VOUCHER_OPENERS), rng)
+    request = one_item(items[0], rng) if len(items) == 1 else several_items(
+        items, rng.choice(VOUCHER_OPENERS), rng, verb="I'm looking for")
     return lead + request + (f"\n\n{voucher_text}" if voucher_text else "")
 
 

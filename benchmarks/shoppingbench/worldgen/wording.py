@@ -12,22 +12,24 @@ from benchmarks.shoppingbench.worldgen import source_digest
 
 # --- prices and services --------------------------------------------------------------------------------------------
 
-LESS_THAN_STRICT = ("under {h} PHP", "below {h} pesos", "for under {h} PHP", "for less than {h} pesos")
-LESS_THAN = ("for no more than {h} pesos", "at {h} pesos or less", "priced at most {h} PHP", "costing up to {h} PHP",
-             "within a budget of {h} pesos")
-GREATER_THAN_STRICT = ("above {l} pesos", "priced over {l} PHP", "for more than {l} PHP", "costing over {l} pesos")
-GREATER_THAN = ("at {l} pesos or more", "priced from {l} PHP up", "for at least {l} pesos")
-BETWEEN = ("between {l} and {h} PHP", "priced from {l} to {h} pesos", "in the {l} to {h} PHP range",
-           "for {l} to {h} PHP", "costing between {l} and {h} pesos")
+LESS_THAN_STRICT = ("under {h} PHP", "priced below {h} PHP", "for less than {h} PHP", "costing less than {h} pesos")
+LESS_THAN = ("priced at most {h} PHP", "for no more than {h} PHP", "costing up to {h} PHP")
+GREATER_THAN_STRICT = ("priced above {l} PHP", "priced over {l} PHP", "for more than {l} PHP",
+                       "costing more than {l} pesos")
+GREATER_THAN = ("priced at {l} PHP or more", "for at least {l} PHP")
+BETWEEN = ("priced between {l} and {h} PHP", "priced from {l} to {h} PHP", "between {l} and {h} PHP",
+           "costing between {l} and {h} pesos")
+"""Price bounds as the official set words them: mostly PHP, now and then pesos (about a third of its prices), the
+longer form of each first so the parser tries it first."""
 
 SERVICE_PHRASES: dict[str, tuple[str, ...]] = {
-    "official": ("from an official store", "sold by an official shop", "from a LazMall store",
-                 "with LazMall's authenticity guarantee", "from a verified LazMall seller"),
-    "freeShipping": ("with free shipping", "with complimentary shipping", "with free delivery", "shipped for free",
-                     "with no shipping fee"),
-    "COD": ("with cash on delivery", "with COD available", "payable on delivery", "that I can pay for on delivery"),
-    "flashsale": ("on flash sale", "on a LazFlash deal", "as part of a flash sale"),
+    "official": ("from LazMall", "with LazMall service", "with LazMall perks like guaranteed authenticity"),
+    "freeShipping": ("with free shipping", "with free delivery"),
+    "COD": ("with cash on delivery", "that supports cash on delivery"),
+    "flashsale": ("with LazFlash deals", "available with LazFlash deals"),
 }
+"""Each service in the official set's own commonest words (its most frequent forms, counted over its 750
+instructions)."""
 
 # --- details (attribute and SKU pairs) ------------------------------------------------------------------------------
 
@@ -214,24 +216,24 @@ USES: dict[str, tuple[str, ...]] = {
 
 # --- sentences around a request -------------------------------------------------------------------------------------
 
-OPENERS = ("I'm looking for", "Show me", "Find me", "Could you find me", "I want to buy", "I need", "Help me find",
-           "I'd like to buy", "Can you help me find", "I'm shopping for", "Please find", "I want", "Looking for",
-           "I would like to purchase")
-CLOSINGS = ("Any suggestions?", "What do you have?", "Thanks!", "Can you help?", "What would you recommend?")
-SECOND_SENTENCE = ("I'd like it", "Ideally", "Preferably", "I'd prefer one", "It would be great to get it")
-SECOND_SENTENCE_PLURAL = ("I'd like them", "Ideally", "Preferably")
-SHOP_OPENERS = ("Find a shop that sells all of these", "Find shops offering these items",
-                "I want to buy everything from one shop",
-                "I'm looking for a single seller that has all of these",
-                "Please find one store that carries these items",
-                "I'd like to get these from the same shop", "Help me find one shop offering all of the following")
-SHOP_CLOSINGS = ("All of them should come from the same shop.", "Everything has to be from one store.",
-                 "I'd rather order it all from one seller.")
-VOUCHER_OPENERS = ("I want to buy these", "Please find these for me", "I need the following",
-                   "Here is what I want to order", "I'm putting together an order")
+OPENERS: dict[str, int] = {"Looking for": 6, "Show me": 4, "I'm looking for": 3, "Find": 1, "I need": 1,
+                           "I want to buy": 1}
+"""One item's openers, weighted as in the official product and voucher instructions (mostly "Looking for",
+"Show me", "I'm looking for")."""
+SECOND_SENTENCE = ("Preferably", "Please show only options", "I'd like it")
+SECOND_SENTENCE_PLURAL = ("Preferably", "Please show only options", "I'd like them")
+SHOP_OPENERS: dict[str, int] = {"Find a shop offering these items": 3, "Find shops offering these items": 3,
+                                "Find a shop that sells all of these": 2,
+                                "I'm looking for a shop that sells the following": 2,
+                                "Find shops offering at least these items": 1,
+                                "Looking for a shop that sells these items": 1}
+"""Weighted as the official shop instructions open ("I'm looking for a shop", "Find a shop", "Find shops
+offering", "Looking for a shop")."""
+SHOP_CLOSINGS = ("All of them should come from the same shop.",)
+VOUCHER_OPENERS = ("I'm looking for the following", "I'm looking for these items", "Looking for these products")
 ORDINALS = ("First,", "Second,", "Third,", "Fourth,")
-LAST_ORDINALS = ("Lastly,", "Finally,", "And finally,")
-INLINE_LEADS = ("I'm also looking for", "I also need", "And I want")
+LAST_ORDINALS = ("Lastly,", "Finally,")
+INLINE_LEADS = ("Also, I want", "I also need", "I'm also looking for")
 
 CONTEXTS: dict[str, tuple[str, ...]] = {
     "pantry": ("Our pantry is almost empty.", "I'm stocking up on groceries this week.",
