@@ -14,8 +14,6 @@ from typing import Any
 
 from mcp_server.episodes import git_revision
 from mcp_server.episodes import package_versions as installed_versions
-from mcp_server.qa_suites import QASuite
-from mcp_server.suites import TaskSuite
 from mcp_server.trajectory import (
     MANIFEST_FILE,
     RunManifest,
@@ -41,7 +39,7 @@ DECISIVE_FIELDS = ("benchmark", "task_set", "agent", "parameters", "prompts", "w
 
 
 __all__ = [
-    "DECISIVE_FIELDS", "KEY_PACKAGES", "ManifestMismatch", "decisive", "demonstration_parameters", "differences",
+    "DECISIVE_FIELDS", "KEY_PACKAGES", "ManifestMismatch", "decisive", "differences",
     "git_revision", "new_run_id", "open_run", "package_versions", "prompt_hashes", "update_notes",
 ]
 
@@ -49,17 +47,6 @@ __all__ = [
 def package_versions(names: tuple[str, ...] = KEY_PACKAGES) -> dict[str, str]:
     """Installed versions of the packages that can change a run's results."""
     return installed_versions(names)
-
-
-def demonstration_parameters(suite: TaskSuite) -> dict[str, Any]:
-    """`{"demonstrations": {rule, count, ids}}` for a suite that holds items out as few-shot demonstrations, else {}.
-
-    Which items a run serves follows from it, so it is a parameter (a resume or merge must match it); a suite that
-    holds nothing out adds nothing, and zero-shot manifests stay as they were."""
-    held_out = suite.demonstrations if isinstance(suite, QASuite) else None
-    if held_out is None:
-        return {}
-    return {"demonstrations": {"rule": held_out.rule, "count": len(held_out.ids), "ids": held_out.ids}}
 
 
 def new_run_id(label: str) -> str:
