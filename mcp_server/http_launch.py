@@ -8,6 +8,8 @@ import socket
 import subprocess
 import time
 
+from mcp_server.loopback import loopback_socket
+
 
 class ServerDidNotStart(RuntimeError):
     """The server process exited, or did not listen within the time allowed."""
@@ -15,8 +17,7 @@ class ServerDidNotStart(RuntimeError):
 
 def free_port(host: str = "127.0.0.1") -> int:
     """A port nothing listens on right now (the OS picks it), on an IPv4 or IPv6 address."""
-    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
-        probe.bind((host, 0))
+    with loopback_socket(host) as probe:
         return int(probe.getsockname()[1])
 
 

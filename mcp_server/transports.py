@@ -7,12 +7,10 @@ the server, never the other way round.
 
 from __future__ import annotations
 
-import asyncio
 import hmac
 import ipaddress
 import os
 import re
-import socket
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager, redirect_stdout
@@ -38,6 +36,7 @@ from starlette.responses import JSONResponse, Response
 from mcp_server.episode_keys import carries_episode_key
 from mcp_server.episode_sessions import EpisodeSessions
 from mcp_server.http_limits import ACCEPT_BACKLOG, HttpLimits, limited_h11
+from mcp_server.loopback import serve_on_loopback
 from mcp_server.server import ShopbenchServer
 from mcp_server.server_state import BINDING_SCOPE_KEY, ServerState
 
@@ -209,31 +208,10 @@ async def serve_reserved_episodes(server: ShopbenchServer, limits: HttpLimits | 
     """Serve the reserved episodes' addresses over streamable HTTP on a free loopback port, in this event loop, while
     the block runs; yields the base URL (an episode's endpoint is `{url}/e/{token}/mcp`). The process's signal
     handlers are left to the caller (a run stops in its own order)."""
-    import uvicorn
-
-    class Quiet(uvicorn.Server):
-        @contextmanager
-        def capture_signals(self) -> Iterator[None]:
-            yield
-
     limits = limits or HttpLimits()
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP_NODELAY: see the bridge
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
     app = http_app(server, limits=limits, reserved_only=True)
-    uvicorn_server = Quiet(uvicorn.Config(app, log_level="warning", access_log=False, http=limited_h11(limits),
-                                          timeout_graceful_shutdown=2))
-    task = asyncio.ensure_future(uvicorn_server.serve(sockets=[sock]))
-    try:
-        while not uvicorn_server.started:
-            if task.done():
-                task.result()
-                raise RuntimeError("the MCP server for installed agents stopped while starting")
-            await asyncio.sleep(0.005)
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    finally:
-        uvicorn_server.should_exit = True
-        await task
+    async with serve_on_loopback(app, "the MCP server for installed agents", http=limited_h11(limits)) as url:
+        yield url
 
 
 async def serve_stdio(server: ShopbenchServer, after_handshake: Callable[[], object] | None = None) -> None:

@@ -27,10 +27,9 @@ import json
 import logging
 import re
 import secrets
-import socket
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +46,7 @@ from evaluators.bridge._tool_names import ToolNames
 from evaluators.bridge._wire import WireError, WireFormat, WireReply, WireRequest, dumps, name_tool_results
 from evaluators.models import GenerateConfig, ModelAPI, ModelOutput, ToolCall, TransientModelError
 from mcp_server.episode_keys import peer
+from mcp_server.loopback import serve_on_loopback
 from mcp_server.protocol import SERVER_NAME
 
 log = logging.getLogger("shopbench.security")
@@ -116,8 +116,7 @@ class ModelBridge:
     episodes: dict[str, BridgeEpisode] = field(default_factory=dict)
     url: str = ""
     """http://127.0.0.1:PORT, once started."""
-    _server: Any = None
-    _task: asyncio.Task[None] | None = None
+    _serving: contextlib.AsyncExitStack | None = None
 
     async def __aenter__(self) -> ModelBridge:
         await self.start()
@@ -127,40 +126,19 @@ class ModelBridge:
         await self.aclose()
 
     async def start(self) -> None:
-        import uvicorn
-
-        class QuietServer(uvicorn.Server):
-            """Leaves SIGINT/SIGTERM to the harness that runs the bridge."""
-
-            @contextlib.contextmanager
-            def capture_signals(self) -> Iterator[None]:
-                yield
-
-        # IPPROTO_TCP spelled out: asyncio sets TCP_NODELAY only on sockets whose proto says TCP, and without it
-        # every keep-alive response (head and body written apart) waited 40 ms for the client's delayed ACK.
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
         app = Starlette(routes=[
             *(Route(f"/e/{{token}}/v1/{path}", self._endpoint(wire), methods=["POST"]) for path, wire in WIRES.items()),
             Route("/e/{token}/v1/models", self._models, methods=["GET"]),
         ])
-        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", http="h11",
-                                timeout_graceful_shutdown=2)
-        self._server = QuietServer(config)
-        self._task = asyncio.create_task(self._server.serve(sockets=[sock]))
-        while not self._server.started:
-            if self._task.done():
-                self._task.result()
-                raise RuntimeError("the model bridge stopped while starting")
-            await asyncio.sleep(0.005)
+        serving = contextlib.AsyncExitStack()
+        self.url = await serving.enter_async_context(
+            serve_on_loopback(app, "the model bridge", lifespan="off", http="h11"))
+        self._serving = serving
 
     async def aclose(self) -> None:
-        if self._task is not None:
-            self._server.should_exit = True
-            await self._task
-            self._task = None
+        serving, self._serving = self._serving, None
+        if serving is not None:
+            await serving.aclose()
 
     def open_episode(self, model: ModelAPI, *, config: GenerateConfig | None = None,
                      tools: frozenset[str] | None = None, key: str | None = None) -> BridgeEpisode:
