@@ -78,11 +78,13 @@ def validate_arguments(tool: str, model: type[M], arguments: Any) -> M:
     try:
         return model.model_validate(arguments)
     except ValidationError as error:
-        raise ToolCallError(f"{tool}: {describe_validation_error(error)}") from None
+        raise ToolCallError(f"{tool}: {describe_validation_error(error, model)}") from None
 
 
-def describe_validation_error(error: ValidationError) -> str:
-    """pydantic's errors reworded for an agent, without pydantic's own wording or links."""
+def describe_validation_error(error: ValidationError, model: type[BaseModel] | None = None) -> str:
+    """pydantic's errors reworded for an agent, without pydantic's own wording or links. The limits a tool declares
+    on its arguments (`Field(max_length=...)`, `Field(ge=..., le=...)`) are its checks, so their errors say the
+    limit plainly; `model`, the one validated, lets a number out of range name both ends of it."""
     problems = []
     for item in error.errors():
         where = ".".join(str(part) for part in item["loc"]) or "arguments"
@@ -90,9 +92,22 @@ def describe_validation_error(error: ValidationError) -> str:
             problems.append(f"unknown parameter {where!r}")
         elif item["type"] == "missing":
             problems.append(f"missing required parameter {where!r}")
+        elif item["type"] == "string_too_long":
+            limit = item.get("ctx", {}).get("max_length")
+            problems.append(f"{where} is too long ({len(item['input'])} characters; at most {limit})")
+        elif item["type"] in ("greater_than_equal", "less_than_equal") and (span := _range(model, item["loc"])):
+            problems.append(f"{where} must be {span} (got {_shown(item.get('input'))})")
         else:
             problems.append(f"{where}: {item['msg']} (got {_shown(item.get('input'))})")
     return "; ".join(problems)
+
+
+def _range(model: type[BaseModel] | None, loc: tuple[int | str, ...]) -> str | None:
+    """"LOW to HIGH" for a parameter of `model` declared with both ends (`Field(ge=LOW, le=HIGH)`), else None."""
+    declared = model.model_fields.get(str(loc[0])) if model is not None and len(loc) == 1 else None
+    ends = {end: getattr(bound, end) for bound in (declared.metadata if declared else ()) for end in ("ge", "le")
+            if hasattr(bound, end)}
+    return f"{ends['ge']} to {ends['le']}" if len(ends) == 2 else None
 
 
 def _shown(value: Any, limit: int = 80) -> str:

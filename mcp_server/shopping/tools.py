@@ -29,20 +29,22 @@ if TYPE_CHECKING:
 SORTS = ("priceasc", "pricedesc", "order", "default")
 MAX_QUERY_CHARS = 1000
 """Longest `q` of find_product and web_search (real queries are a few words; this also keeps a query under Lucene's
-1,024-clause limit, one clause per distinct word)."""
+1,024-clause limit, one clause per distinct word), and longest product_ids string."""
 MAX_IDS_PER_CALL = 20
 """Most product_ids one view_product_information, calculate or recommend_product call may name."""
 MAX_TEXT_CHARS = 200
 """Longest shop_id, price or service string."""
 MAX_RESULTS = 20
 FIND_FIELDS = CARD_FIELDS
-
-ShortText = Annotated[str, WithJsonSchema({"type": "string", "maxLength": MAX_TEXT_CHARS})]
-"""An optional parameter's string whose schema states its `maxLength` next to `type: string` (inside the nullable
-`anyOf`): strict validators (Ajv's strictTypes; qwen-code's too) refuse `maxLength` beside an `anyOf` with no type.
-The schema advertises the bound; the tool checks it (`check_length`), so a longer value gets an error the agent
-reads."""
 """What find_product shows of each hit: the product index's cards (one list, so the two cannot drift apart)."""
+
+Query = Annotated[str, Field(max_length=MAX_QUERY_CHARS)]
+ProductIds = Annotated[str, Field(max_length=MAX_QUERY_CHARS)]
+ShortText = Annotated[str, Field(max_length=MAX_TEXT_CHARS)]
+"""Each limit is declared once, on the argument's type (numbers' ranges on their Field): the schema advertises it
+and validation refuses what is outside it, in words mcp_server.toolbox chooses for the agent. On an optional
+parameter pydantic states `maxLength` next to `type: string` inside the nullable `anyOf`, as strict validators
+(Ajv's strictTypes; qwen-code's too) require: they refuse `maxLength` beside an `anyOf` with no type."""
 VIEW_FIELDS = (
     "product_id", "title", "price", "shop_id", "short_description", "description", "sku_options", "attributes",
     "service",
@@ -53,14 +55,10 @@ VIEW_FIELDS = (
 
 
 class FindProductArgs(Arguments):
-    q: str = Field(
+    q: Query = Field(
         description='The query used to search for products, e.g. "nike shoes", "backpack for college".',
-        json_schema_extra={"maxLength": MAX_QUERY_CHARS},
     )
-    page: int = Field(
-        description="Result page, 1 to 5 (10 products per page, 50 at most in all).",
-        json_schema_extra={"minimum": 1, "maximum": MAX_PAGE},
-    )
+    page: int = Field(description="Result page, 1 to 5 (10 products per page, 50 at most in all).", ge=1, le=MAX_PAGE)
     shop_id: ShortText | None = Field(None, description="Only products of this shop (exact shop_id).")
     price: ShortText | None = Field(
         None, description='Price range, bounds inclusive: "lo-hi", "lo-" (at least lo) or "-hi" (at most hi).'
@@ -79,14 +77,16 @@ class FindProductArgs(Arguments):
 
 
 class ViewProductInformationArgs(Arguments):
-    product_ids: str = Field(description=f"Comma-separated product_ids to look up (at most {MAX_IDS_PER_CALL}).")
+    product_ids: ProductIds = Field(
+        description=f"Comma-separated product_ids to look up (at most {MAX_IDS_PER_CALL})."
+    )
 
 
 class CalculateArgs(Arguments):
     expression: str | None = Field(
         None, description='Arithmetic to evaluate, e.g. "(120 + 89.5) * 0.8". Numbers, + - * / // % ** and ().'
     )
-    product_ids: str | None = Field(
+    product_ids: ProductIds | None = Field(
         None,
         description=f"Cart form: comma-separated product_ids whose list prices are added up (at most "
         f"{MAX_IDS_PER_CALL}).",
@@ -110,18 +110,12 @@ class CalculateArgs(Arguments):
 
 
 class WebSearchArgs(Arguments):
-    q: str = Field(
-        description='The query used to search for information, e.g. "PopMart latest news".',
-        json_schema_extra={"maxLength": MAX_QUERY_CHARS},
-    )
-    max_results: int = Field(
-        10, description=f"How many results to return, 1 to {MAX_RESULTS}.",
-        json_schema_extra={"minimum": 1, "maximum": MAX_RESULTS},
-    )
+    q: Query = Field(description='The query used to search for information, e.g. "PopMart latest news".')
+    max_results: int = Field(10, description=f"How many results to return, 1 to {MAX_RESULTS}.", ge=1, le=MAX_RESULTS)
 
 
 class RecommendProductArgs(Arguments):
-    product_ids: str = Field(
+    product_ids: ProductIds = Field(
         description="Comma-separated product_ids: the one best product, or N products in the order the user named "
         "them (all from one shop when the user wants one shop). Only the last recommendation counts. At most "
         f"{MAX_IDS_PER_CALL}."
@@ -188,12 +182,6 @@ def parse_arguments(tool: str, arguments: Any) -> Arguments:
     return validate_arguments(tool, spec.arguments, arguments)
 
 
-def check_length(tool: str, name: str, value: str | None, limit: int) -> None:
-    """A clear error for a string argument over its bound."""
-    if value is not None and len(value) > limit:
-        raise ToolCallError(f"{tool}: {name} is too long ({len(value)} characters; at most {limit})")
-
-
 def check_id_count(tool: str, ids: list[str]) -> None:
     if len(ids) > MAX_IDS_PER_CALL:
         raise ToolCallError(
@@ -251,11 +239,6 @@ class Sandbox:
     def find_product(self, args: FindProductArgs) -> list[dict[str, Any]]:
         if not args.q.strip():
             raise ToolCallError("find_product: q is empty; say what to search for")
-        check_length("find_product", "q", args.q, MAX_QUERY_CHARS)
-        for name in ("shop_id", "price", "service"):
-            check_length("find_product", name, getattr(args, name), MAX_TEXT_CHARS)
-        if not 1 <= args.page <= MAX_PAGE:
-            raise ToolCallError(f"find_product: page must be 1 to {MAX_PAGE} (got {args.page})")
         low, high = parse_price(args.price) if args.price and args.price.strip() else (None, None)
         try:
             hits = self.products.find(
@@ -272,7 +255,6 @@ class Sandbox:
         return [{key: hit[key] for key in FIND_FIELDS if key in hit} for hit in hits]
 
     def view_product_information(self, args: ViewProductInformationArgs) -> list[dict[str, Any]]:
-        check_length("view_product_information", "product_ids", args.product_ids, MAX_QUERY_CHARS)
         ids = split_ids(args.product_ids)
         if not ids:
             raise ToolCallError("view_product_information: product_ids is empty; give comma-separated product_ids")
@@ -295,7 +277,6 @@ class Sandbox:
         return self._price_cart(args)
 
     def _price_cart(self, args: CalculateArgs) -> dict[str, Any]:
-        check_length("calculate", "product_ids", args.product_ids, MAX_QUERY_CHARS)
         ids = split_ids(args.product_ids or "")
         if not ids:
             raise ToolCallError("calculate: product_ids is empty")
@@ -324,9 +305,6 @@ class Sandbox:
     def web_search(self, args: WebSearchArgs) -> list[dict[str, Any]]:
         if not args.q.strip():
             raise ToolCallError("web_search: q is empty; say what to search for")
-        check_length("web_search", "q", args.q, MAX_QUERY_CHARS)
-        if not 1 <= args.max_results <= MAX_RESULTS:
-            raise ToolCallError(f"web_search: max_results must be 1 to {MAX_RESULTS} (got {args.max_results})")
         if self.web is None:  # a programming error, not the agent's (before: AttributeError on None)
             raise RuntimeError("this sandbox was built without a web search backend (knowledge or web_search)")
         return self.web.search(args.q, max_results=args.max_results)
@@ -334,7 +312,6 @@ class Sandbox:
     def recommend_product(self, args: RecommendProductArgs) -> str:
         if not args.product_ids.strip():
             raise ToolCallError("recommend_product: product_ids is empty; give the product_ids to recommend")
-        check_length("recommend_product", "product_ids", args.product_ids, MAX_QUERY_CHARS)
         ids = args.product_ids.split(",")  # no trimming: the scorer reads the string exactly like this
         check_id_count("recommend_product", ids)
         text = f"Having recommended the products to the user: {args.product_ids}."
