@@ -108,7 +108,9 @@ class Episode:
         self.instruction = suite.instruction(task_id)
         self.recorded: dict[str, Any] = {}
         """End-event fields decided by calls so far (the last recommendation), written with whatever end comes."""
-        self.steps = 0
+        self.history: list[StepEvent] = []
+        """The steps recorded so far, as its trajectory holds them (a baseline behind an installed agent reads them
+        here rather than from the file)."""
         self.end: EndEvent | None = None
         self._lock = threading.Lock()
         self.start = StartEvent(
@@ -138,6 +140,11 @@ class Episode:
     @property
     def over(self) -> bool:
         return self.end is not None
+
+    @property
+    def steps(self) -> int:
+        """How many steps were recorded."""
+        return len(self.history)
 
     @property
     def tools(self) -> tuple[str, ...]:
@@ -238,7 +245,7 @@ class Episode:
     def _record(self, step: StepEvent) -> None:
         """Write the step, then count it: a step whose write failed (OSError) is not in the file and not counted."""
         self._writer.write(step)
-        self.steps += 1
+        self.history.append(step)
 
     def _check_step_limit(self) -> None:
         if self.end is None and self.steps >= self.max_steps:

@@ -237,17 +237,17 @@ class InstalledAgentPlayer(Player):
         return AgentHarnessError(problem)
 
     def _episode_model(self, unit: WorkUnit[TaskListing], suite: TaskSuite, reservation: Reservation) -> ModelAPI:
-        """The run's model bound to this episode; a scripted baseline reads the episode's own record, a question
-        baseline answers the episode's question."""
+        """The run's model bound to this episode; a scripted baseline reads the episode's own record (the live
+        episode's steps), a question baseline answers the episode's question."""
         started = reservation.started
         if self.answerer is not None:
-            return AnswersQuestion(self.answerer, reservation.episode.path, started.task_id,
+            return AnswersQuestion(self.answerer, reservation.episode, started.task_id,
                                    QuestionPrompt.model_validate(started.question or {}), unit.epoch)
         assert self.prepared is not None
         context = episode_context(unit, suite, started.episode_id, self.seed)
         model = bind_episode(self.prepared.model, context)
         if is_baseline(self.prepared.base):
-            return EpisodeRecordView(model, reservation.episode.path, reservation.started.instruction)
+            return EpisodeRecordView(model, reservation.episode)
         return model
 
     def parameters(self) -> dict[str, Any]:

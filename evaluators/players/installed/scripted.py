@@ -5,7 +5,8 @@ A baseline reads its chat as the built-in agent loop writes it: the task's instr
 one call and its bare observation per step. An agent writes its own chat — its system prompt and preambles first,
 each tool result wrapped its own way (Claude Code shows the structured content, Codex prefixes a wall time, qwen-code
 appends the text) — so the baseline is shown the episode's own record instead: the instruction the episode started
-with and, for every step the server recorded, the call and its observation. The agent still carries every call both
+with and, for every step the server recorded, the call and its observation (from the live episode, never re-read
+from its trajectory file). The agent still carries every call both
 ways (a step exists only if the agent made the call); only what the baseline reads is the server's record. Once the
 episode is over it answers with text and no call, which ends the agent's turn.
 
@@ -18,32 +19,32 @@ Real models are never wrapped: they see the agent's messages as the agent wrote 
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchmarks.qa import QuestionPrompt
 from evaluators.models.base import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ToolCall, ToolSpec, WrappedModel
 from evaluators.players.question import Answerer, submitted_answer
-from mcp_server.trajectory import read_trajectory
+
+if TYPE_CHECKING:
+    from mcp_server.episodes import Episode
 
 FINISHED = "The episode is over."
 
 
 class EpisodeRecordView(WrappedModel):
-    """The baseline `inner`, shown the chat of the episode recorded at `trajectory` (see the module docstring)."""
+    """The baseline `inner`, shown the chat of `episode` as the server recorded it (see the module docstring)."""
 
-    def __init__(self, inner: ModelAPI, trajectory: Path, instruction: str) -> None:
+    def __init__(self, inner: ModelAPI, episode: Episode) -> None:
         super().__init__(inner)
-        self.trajectory, self.instruction = trajectory, instruction
+        self.episode = episode
 
     async def generate(
         self, messages: list[ChatMessage], tools: list[ToolSpec] | None = None, config: GenerateConfig | None = None
     ) -> ModelOutput:
-        record = read_trajectory(self.trajectory)
-        if record.end is not None:
+        if self.episode.over:
             return ModelOutput(text=FINISHED, model=self.inner.spec)
-        chat = [ChatMessage(role="user", content=self.instruction)]
-        for step in record.steps:
+        chat = [ChatMessage(role="user", content=self.episode.instruction)]
+        for step in list(self.episode.history):
             call = ToolCall(id=f"step-{step.index}", name=step.tool, arguments=step.arguments)
             observation = step.observation
             text = observation if isinstance(observation, str) else json.dumps(observation, ensure_ascii=False)
@@ -53,15 +54,14 @@ class EpisodeRecordView(WrappedModel):
 
 
 class AnswersQuestion(ModelAPI):
-    """The question baseline `answerer` as the model of the episode recorded at `trajectory`: it submits the
-    baseline's answer to the episode's question until the episode is over, then answers with text."""
+    """The question baseline `answerer` as the model of `episode`: it submits the baseline's answer to the episode's
+    question until the episode is over, then answers with text."""
 
     is_baseline = True
 
-    def __init__(self, answerer: Answerer, trajectory: Path, task_id: str, prompt: QuestionPrompt,
+    def __init__(self, answerer: Answerer, episode: Episode, task_id: str, prompt: QuestionPrompt,
                  epoch: int) -> None:
-        self.answerer, self.trajectory, self.task_id, self.prompt, self.epoch = (answerer, trajectory, task_id, prompt,
-                                                                                 epoch)
+        self.answerer, self.episode, self.task_id, self.prompt, self.epoch = answerer, episode, task_id, prompt, epoch
         self.spec = answerer.agent.name
 
     def identity(self) -> dict[str, Any]:
@@ -70,7 +70,7 @@ class AnswersQuestion(ModelAPI):
     async def generate(
         self, messages: list[ChatMessage], tools: list[ToolSpec] | None = None, config: GenerateConfig | None = None
     ) -> ModelOutput:
-        if read_trajectory(self.trajectory).end is not None:
+        if self.episode.over:
             return ModelOutput(text=FINISHED, model=self.spec)
         texts, _ = await self.answerer.answer(self.task_id, self.prompt, self.epoch)
         turn = sum(1 for message in messages if message.role == "assistant")
