@@ -16,7 +16,7 @@ from benchmarks.qa import ItemScore, QuestionBenchmark, check_prompting, items_p
 from benchmarks.registry import BenchmarkSpec
 from evaluators.results.episodes import read_run_episodes
 from evaluators.results.predictions import read_qa_predictions
-from evaluators.results.scoring import MetricRow, ScoreOptions
+from evaluators.results.protocol import MetricRow, ScoreOptions
 from evaluators.results.stats import bootstrap_ci
 from mcp_server.trajectory import Trajectory, read_manifest
 

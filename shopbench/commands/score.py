@@ -37,7 +37,7 @@ def register(app: typer.Typer) -> None:
         from benchmarks.jsonl import DataFileError, write_json_atomic
         from evaluators.results.embeddings import EmbedderError
         from evaluators.results.episodes import unreadable_lines
-        from evaluators.results.reports.reading import reader_for
+        from evaluators.results.reports.readers import reader_for
         from evaluators.results.scoring import ScoreOptions, UnknownBenchmarkError, get_scorer, score_run
 
         if json_out is not None and json_out.is_dir():

@@ -18,7 +18,8 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from benchmarks.registry import Aggregation
-from evaluators.results.reports.reading import Outcome, reader_for, registered
+from evaluators.results.reports.readers import reader_for
+from evaluators.results.reports.reading import Outcome, registered
 from evaluators.results.stats import (
     Interval,
     McNemar,

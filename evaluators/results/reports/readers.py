@@ -1,5 +1,6 @@
-"""The built-in results readers (evaluators.parts): ShoppingBench's, whose results hold one TaskScore per episode,
-and the question benchmarks', whose results hold one ItemScore per item."""
+"""The built-in results readers, registered here as the kinds' defaults (evaluators.parts): ShoppingBench's, whose
+results hold one TaskScore per episode, and the question benchmarks', whose results hold one ItemScore per item; and
+`reader_for`, which finds a result's reader (so whoever asks has the built-ins)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchmarks.registry import BenchmarkSpec
+from evaluators.parts import parts_for, register_parts
 from evaluators.results.reports.audit import AuditResult, audit_run
 from evaluators.results.reports.console import question_renderables, shoppingbench_renderables
-from evaluators.results.reports.reading import ItemScoresReader, Outcome
+from evaluators.results.reports.reading import ItemScoresReader, Outcome, ResultsReader, registered
 
 if TYPE_CHECKING:
     from evaluators.results.shoppingbench.scorer import ShoppingBenchResult
@@ -77,3 +79,16 @@ class QuestionReader(ItemScoresReader):
 
     def render(self, result: Any) -> list[Any]:
         return question_renderables(result)
+
+
+register_parts(kind="agentic", results_reader=ShoppingBenchReader)
+register_parts(kind="qa", results_reader=QuestionReader)
+
+
+def reader_for(result: Any) -> ResultsReader:
+    """The results reader of the result's benchmark (one that reads item scores for a benchmark not registered)."""
+    spec = registered(result.benchmark)
+    if spec is None:
+        return ItemScoresReader(None)
+    reader: ResultsReader = parts_for(spec).load("results_reader")(spec)
+    return reader

@@ -21,7 +21,7 @@ from benchmarks.shoppingbench.schema import INTENT_LABELS, INTENTS, Intent, Prod
 from benchmarks.shoppingbench.tasks import OFFICIAL_SET, load_official
 from evaluators.results.embeddings import REFERENCE_MODEL, embedder_name, load_embedder
 from evaluators.results.episodes import read_run_episodes
-from evaluators.results.scoring import MetricRow, ScoreOptions
+from evaluators.results.protocol import MetricRow, ScoreOptions
 from evaluators.results.shoppingbench.catalog import ProductLookup, load_catalog_products
 from evaluators.results.shoppingbench.rules import PREDICTION_FIELDS, ids_to_look_up, score_task, title_pairs
 from evaluators.results.shoppingbench.task_score import TaskScore
