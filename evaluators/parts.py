@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from benchmarks.errors import Refusal
 from benchmarks.part_registry import PartRegistry
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ class Parts:
         return entry
 
 
-class MissingPartsError(LookupError):
+class MissingPartsError(Refusal, LookupError):
     """Neither the benchmark's name nor its kind has parts registered in the evaluators layer."""
 
 

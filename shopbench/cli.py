@@ -16,10 +16,19 @@ import typer
 from typer._click import exceptions as click_errors  # Typer (0.29+) parses with its own copy of Click: its errors
 from typer.core import TyperGroup
 
+from shopbench.commands import VERBOSE
+
+BUG_EXIT = 70
+"""Exit status of a command stopped by a bug (EX_SOFTWARE), apart from a refusal's 2 and failed episodes' 1."""
+
 
 class OneLineErrors(TyperGroup):
     """Click's usage errors (a missing option, an unknown option, a bad path) as one line, `error: ...`, like every
-    refusal a command prints itself, instead of Typer's five-line usage box. `--help` still shows the full usage."""
+    refusal a command prints itself, instead of Typer's five-line usage box. `--help` still shows the full usage.
+
+    Anything else a command lets out is a bug (a command catches the project's refusals, benchmarks.errors, and says
+    them in one line itself): one line saying so and how to see its traceback, exit 70; with `shopbench --verbose`
+    (or `run --verbose`) the traceback itself."""
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
@@ -41,6 +50,19 @@ class OneLineErrors(TyperGroup):
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
 
+    def invoke(self, ctx: typer.Context) -> Any:  # type: ignore[override]
+        try:
+            return super().invoke(ctx)
+        except (click_errors.ClickException, typer.Exit, typer.Abort):
+            raise
+        except Exception as error:  # no refusal of ours: a bug, said as one
+            if ctx.meta.get(VERBOSE):
+                raise
+            command = ctx.invoked_subcommand or "COMMAND"
+            typer.secho(f"shopbench hit a bug: {type(error).__name__}: {error}; rerun as `shopbench --verbose "
+                        f"{command} ...` for the traceback, and please report it", fg=typer.colors.RED, err=True)
+            raise typer.Exit(BUG_EXIT) from None
+
 
 def usage_error_line(error: click_errors.ClickException) -> str:
     """`error: <Click's message>` on one line; a usage mistake (not a value a command refused) names the command's
@@ -61,6 +83,13 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
     cls=OneLineErrors,
 )
+
+@app.callback()
+def options(ctx: typer.Context, verbose: bool = typer.Option(
+        False, "--verbose", "-v", help="Show a bug's traceback (a command that hits one says so in a line).")) -> None:
+    # The options before a command (the app's help is the Typer's).
+    ctx.meta[VERBOSE] = verbose
+
 
 COMMAND_MODULES: tuple[str, ...] = (
     "schema",
