@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from benchmarks.errors import BadInput
 from benchmarks.registry import BenchmarkSpec
 from evaluators.parts import parts_for, register_parts
 from evaluators.results.reports.audit import AuditResult, audit_run
@@ -29,7 +30,7 @@ class ShoppingBenchReader:
 
     def outcomes(self, result: ShoppingBenchResult, metric: str) -> list[Outcome]:
         if metric not in EPISODE_METRICS:
-            raise ValueError(f"{result.benchmark} compares ASR or CAR, not {metric!r}")
+            raise BadInput(f"{result.benchmark} compares ASR or CAR, not {metric!r}")
         return [Outcome(s.intent, s.task_id, s.epoch, float(s.value if metric == "ASR" else s.rule), metric == "ASR")
                 for s in result.scores]
 

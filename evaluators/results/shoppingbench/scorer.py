@@ -15,6 +15,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
+from benchmarks.errors import BadInput
 from benchmarks.jsonl import DataFileError, _short, json_type, read_jsonl
 from benchmarks.registry import BenchmarkSpec
 from benchmarks.shoppingbench.schema import INTENT_LABELS, INTENTS, Intent, Product, ShoppingTask
@@ -337,7 +338,7 @@ class ShoppingBenchScorer:
 
     def score_predictions(self, predictions: Path, options: ScoreOptions) -> ShoppingBenchResult:
         if options.catalog is None:
-            raise ValueError("ShoppingBench predictions need --catalog CATALOG.jsonl (official document format)")
+            raise BadInput("ShoppingBench predictions need --catalog CATALOG.jsonl (official document format)")
         official: dict[str, list[ShoppingTask]] = defaultdict(list)
         for task in load_official():
             official[task.intent].append(task)
