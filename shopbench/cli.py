@@ -16,7 +16,8 @@ import typer
 from typer._click import exceptions as click_errors  # Typer (0.29+) parses with its own copy of Click: its errors
 from typer.core import TyperGroup
 
-from shopbench.commands import VERBOSE
+from benchmarks.errors import Refusal
+from shopbench.commands import VERBOSE, error_message
 
 BUG_EXIT = 70
 """Exit status of a command stopped by a bug (EX_SOFTWARE), apart from a refusal's 2 and failed episodes' 1."""
@@ -26,9 +27,9 @@ class OneLineErrors(TyperGroup):
     """Click's usage errors (a missing option, an unknown option, a bad path) as one line, `error: ...`, like every
     refusal a command prints itself, instead of Typer's five-line usage box. `--help` still shows the full usage.
 
-    Anything else a command lets out is a bug (a command catches the project's refusals, benchmarks.errors, and says
-    them in one line itself): one line saying so and how to see its traceback, exit 70; with `shopbench --verbose`
-    (or `run --verbose`) the traceback itself."""
+    A command says the project's refusals (benchmarks.errors) in one line itself, exit 2; one it lets out is said
+    here the same way. Anything else is a bug: one line saying so and how to see its traceback, exit 70; with
+    `shopbench --verbose` (or `run --verbose`) the traceback itself."""
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
@@ -55,13 +56,24 @@ class OneLineErrors(TyperGroup):
             return super().invoke(ctx)
         except (click_errors.ClickException, typer.Exit, typer.Abort):
             raise
-        except Exception as error:  # no refusal of ours: a bug, said as one
+        except Exception as escaped:
+            error = alone(escaped)
+            if isinstance(error, Refusal):  # a refusal the command left to us (or one that came out of a task group)
+                typer.secho(f"error: {error_message(error)}", fg=typer.colors.RED, err=True)
+                raise typer.Exit(2) from None
             if ctx.meta.get(VERBOSE):
                 raise
             command = ctx.invoked_subcommand or "COMMAND"
             typer.secho(f"shopbench hit a bug: {type(error).__name__}: {error}; rerun as `shopbench --verbose "
                         f"{command} ...` for the traceback, and please report it", fg=typer.colors.RED, err=True)
             raise typer.Exit(BUG_EXIT) from None
+
+
+def alone(error: Exception) -> Exception:
+    """The one exception inside an exception group of one (anyio's task groups wrap what their tasks raise)."""
+    while isinstance(error, ExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    return error
 
 
 def usage_error_line(error: click_errors.ClickException) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from benchmarks.errors import BadInput
 from shopbench.cli import app
 
 
@@ -59,7 +60,8 @@ def test_a_mistyped_benchmark_gets_did_you_mean(tmp_path: Path):
 
 def test_a_bug_says_it_is_a_bug_and_verbose_shows_its_traceback(tmp_path: Path, monkeypatch):
     """A KeyError of no refusal of ours is a bug: one line saying so (exit 70), its traceback with --verbose (run's
-    own, or shopbench's before the command); a missing task set is still refused in one line (exit 2)."""
+    own, or shopbench's before the command); a refusal is one line (exit 2), even one wrapped in a task group's
+    exception group, and so is a missing task set."""
     import evaluators.harness.run as harness_run
 
     async def broken(*args: object, **kwargs: object) -> None:
@@ -73,6 +75,13 @@ def test_a_bug_says_it_is_a_bug_and_verbose_shows_its_traceback(tmp_path: Path, 
     for verbose in ([*args, "--verbose"], ["--verbose", *args]):
         shown = CliRunner().invoke(app, verbose)
         assert isinstance(shown.exception, KeyError) and shown.exit_code == 1, verbose
+
+    async def grouped(*args: object, **kwargs: object) -> None:  # a refusal that came out of a task group
+        raise ExceptionGroup("unhandled errors in a TaskGroup", [BadInput("the scales are closed today")])
+
+    monkeypatch.setattr(harness_run, "run_benchmark", grouped)
+    code, lines = _lines(*args)
+    assert code == 2 and lines == ["error: the scales are closed today"], lines
     monkeypatch.undo()
     code, lines = _lines("run", "shoppingbench", "--model", "random", "--tasks", "nope", "--out", str(tmp_path / "s"))
     assert code == 2 and lines[-1].startswith("error: no task set 'nope' in world"), lines

@@ -1,7 +1,8 @@
 """The shape of the code, checked from its own imports (`python -m pytest tests/test_import_graph.py -q`).
 
 Every `import` and `from … import` counts — at module level, inside functions and under TYPE_CHECKING alike: a lazy
-import is still an arrow. Strings handed to importlib do not (registries name modules that way on purpose).
+import is still an arrow. A string handed to importlib is no arrow, so the last check below limits which modules a
+string may name.
 
 - The top-level parts point one way: benchmarks ← mcp_server ← evaluators ← shopbench_tui ← shopbench.
 - No module imports its way back to itself inside a part (no cycle), so each part can be read from the bottom up.
