@@ -85,7 +85,6 @@ def wrapped(head: str, text: str) -> Iterator[str]:
 
 def provider_lines() -> Iterator[str]:
     """The model providers (SDK and installed version), the baselines and the installed agents."""
-    from benchmarks.registry import resolve
     from evaluators.models.registry import providers
     from evaluators.players.baselines import all_baselines
     from evaluators.players.installed import ADAPTERS
@@ -107,9 +106,10 @@ def provider_lines() -> Iterator[str]:
         yield from wrapped(f"  {baseline.name:<{width}}  ", f"({', '.join(baseline.policies)}): {baseline.help}")
     yield "Installed agents (--agent NAME, or command:TEMPLATE)"
     width = max(map(len, ADAPTERS))
-    for name, entry in ADAPTERS.items():
-        adapter = resolve(entry)
-        installed = (package_folder(adapter.package) / "node_modules" / ".bin" / adapter.executable).exists()
+    for name, load in ADAPTERS.items():
+        adapter = load()
+        installed = adapter.package is not None and (
+            package_folder(adapter.package) / "node_modules" / ".bin" / adapter.executable).exists()
         state = "installed" if installed else "installed on first use"
-        module, _, attribute = entry.partition(":")
-        yield from wrapped(f"  {name:<{width}}  ", f"{adapter.package} ({state}), {attribute} from {module}")
+        yield from wrapped(f"  {name:<{width}}  ", f"{adapter.package} ({state}), {adapter.__qualname__} from "
+                           f"{adapter.__module__}")
