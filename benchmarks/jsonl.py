@@ -25,6 +25,8 @@ from typing import IO, Any, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 
+from benchmarks.errors import BadInput
+
 M = TypeVar("M", bound=BaseModel)
 K = TypeVar("K", bound=Hashable)
 
@@ -33,7 +35,7 @@ _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 """An escaped UTF-16 surrogate: legal JSON, but only valid Unicode as part of a pair."""
 
 
-class DataFileError(ValueError):
+class DataFileError(BadInput):
     """A data file could not be read; the message names the file and the 1-based line."""
 
     def __init__(self, path: Path | str, line: int, problem: str) -> None:

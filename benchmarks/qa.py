@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, Field
 
+from benchmarks.errors import BadInput
 from benchmarks.names import did_you_mean
 
 if TYPE_CHECKING:
@@ -194,5 +195,5 @@ def items_path(benchmark: QuestionBenchmark[Any], task_set: str | None) -> Path 
 def check_prompting(benchmark: QuestionBenchmark[Any], prompting: str) -> None:
     if prompting not in benchmark.promptings:
         hint = did_you_mean(prompting, benchmark.promptings)
-        raise ValueError(f"{benchmark.name} supports --prompting {', '.join(benchmark.promptings)}; not {prompting!r}"
+        raise BadInput(f"{benchmark.name} supports --prompting {', '.join(benchmark.promptings)}; not {prompting!r}"
                          + (f".{hint}" if hint else ""))

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from benchmarks.errors import BadInput
 from benchmarks.names import did_you_mean
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ Q = TypeVar("Q", bound="QuestionBenchmark[Any]")
 """A QuestionBenchmark class being registered (its instances must match the protocol)."""
 
 
-class UnknownBenchmarkError(ValueError):
+class UnknownBenchmarkError(BadInput):
     """No benchmark is registered under the name; the message suggests the closest names."""
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Protocol, TypeVar
 
+from benchmarks.errors import BadInput
 from benchmarks.part_registry import PartRegistry
 from benchmarks.registry import BenchmarkSpec, get_benchmark
 from mcp_server.suites import SuiteOptions, SuiteWorld, TaskSuite
@@ -67,7 +68,7 @@ def build_suites(
     specs = [get_benchmark(name) for name in dict.fromkeys(benchmarks)]
     factories = [suite_factory(spec) for spec in specs]
     if options.items is not None and sum(factory.takes_items for factory in factories) != 1:
-        raise ValueError("--items names the items of one question benchmark; give exactly one with it")
+        raise BadInput("--items names the items of one question benchmark; give exactly one with it")
     suites = [factory.open(spec, options) for spec, factory in zip(specs, factories, strict=True)]
     return options.opened, suites
 

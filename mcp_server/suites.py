@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel
 
+from benchmarks.errors import BadInput, Refusal
 from benchmarks.names import did_you_mean
 from mcp_server.protocol import TaskListing
 from mcp_server.toolbox import EpisodeTool, ToolRunner
@@ -117,11 +118,11 @@ class SuiteOptions:
     """The world once a suite has opened it, shared by the other suites of the command."""
 
 
-class NotPlayable(ValueError):
+class NotPlayable(BadInput):
     """Nothing can be played as asked: one line naming the problem and the command that fixes it."""
 
 
-class UnknownTaskSet(KeyError):
+class UnknownTaskSet(Refusal, KeyError):
     """A suite or world has no task set of that name: one line naming the ones it has. A KeyError (what a lookup by
     name raises), so callers that catch one still do; commands refuse this one, and take any other for a bug."""
 

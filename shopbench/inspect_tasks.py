@@ -16,6 +16,7 @@ from inspect_ai import Task, task
 from inspect_ai.util import registry_info
 
 from benchmarks.registry import BenchmarkSpec, benchmarks
+from evaluators.integrations.inspect import tasks  # noqa: F401  (registers the kinds' default Task builders)
 from evaluators.parts import parts_for
 
 PACKAGE = "shopbench"

@@ -13,6 +13,7 @@ import httpx
 import openai
 import pytest
 
+import evaluators.players.baselines  # noqa: F401 - registers the baselines as model specs
 from evaluators.bridge import ModelBridge, ScriptedPolicy
 from evaluators.models import (
     ChatMessage,

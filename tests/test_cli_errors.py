@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from benchmarks.errors import BadInput
 from shopbench.cli import app
 
 
@@ -58,8 +59,9 @@ def test_a_mistyped_benchmark_gets_did_you_mean(tmp_path: Path):
 
 
 def test_a_bug_says_it_is_a_bug_and_verbose_shows_its_traceback(tmp_path: Path, monkeypatch):
-    """A KeyError of no refusal of ours is a bug: one line saying so (exit 70), its traceback with --verbose; a
-    missing task set is still refused in one line (exit 2)."""
+    """A KeyError of no refusal of ours is a bug: one line saying so (exit 70), its traceback with --verbose (run's
+    own, or shopbench's before the command); a refusal is one line (exit 2), even one wrapped in a task group's
+    exception group, and so is a missing task set."""
     import evaluators.harness.run as harness_run
 
     async def broken(*args: object, **kwargs: object) -> None:
@@ -68,11 +70,51 @@ def test_a_bug_says_it_is_a_bug_and_verbose_shows_its_traceback(tmp_path: Path, 
     args = ["run", "intentionqa", "--model", "random", "--out", str(tmp_path / "run")]
     monkeypatch.setattr(harness_run, "run_benchmark", broken)
     code, lines = _lines(*args)
-    assert code == 70 and len(lines) == 1, lines
-    assert lines[0].startswith("error: a bug in shopbench stopped the run: KeyError: 'episode'")
-    assert "--verbose" in lines[0]
-    shown = CliRunner().invoke(app, [*args, "--verbose"])
-    assert isinstance(shown.exception, KeyError) and shown.exit_code == 1
+    assert code == 70 and lines == ["shopbench hit a bug: KeyError: 'episode'; rerun as `shopbench --verbose run ...` "
+                                    "for the traceback, and please report it"], lines
+    for verbose in ([*args, "--verbose"], ["--verbose", *args]):
+        shown = CliRunner().invoke(app, verbose)
+        assert isinstance(shown.exception, KeyError) and shown.exit_code == 1, verbose
+
+    async def grouped(*args: object, **kwargs: object) -> None:  # a refusal that came out of a task group
+        raise ExceptionGroup("unhandled errors in a TaskGroup", [BadInput("the scales are closed today")])
+
+    monkeypatch.setattr(harness_run, "run_benchmark", grouped)
+    code, lines = _lines(*args)
+    assert code == 2 and lines == ["error: the scales are closed today"], lines
     monkeypatch.undo()
     code, lines = _lines("run", "shoppingbench", "--model", "random", "--tasks", "nope", "--out", str(tmp_path / "s"))
     assert code == 2 and lines[-1].startswith("error: no task set 'nope' in world"), lines
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["serve", "--benchmark", "intentionq"], "shopbench serve: no benchmark 'intentionq'. Did you mean 'intentionqa'?"),
+    (["play", "--benchmark", "intentionqa", "--player", "ana", "--prompting", "cott"], "shopbench play: "
+     "intentionqa supports --prompting zero-shot, cot, cot-sc; not 'cott'"),
+    (["study", "create", "{tmp}/s", "--kind", "survey"], "shopbench study: --kind is baseline, annotation or rating, "
+     "not 'survey'"),
+])
+def test_serve_play_and_study_refuse_bad_input_in_one_line_and_call_a_bug_a_bug(tmp_path: Path, monkeypatch, args,
+                                                                                 says):
+    """What the user got wrong is one line and exit 2; the same command stopped by an internal KeyError (the
+    environment opener, the play server, the study maker broken) says it hit a bug, exit 70 — never `error: 'x'`."""
+    import evaluators.studies.create as study_create
+    import mcp_server.environment as environment
+    import shopbench_tui.play.runner as play_runner
+
+    args = [arg.replace("{tmp}", str(tmp_path)) for arg in args]
+    code, lines = _lines(*args)
+    assert code == 2 and len(lines) == 1 and lines[0].startswith(says), lines
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise KeyError("internal")
+
+    for module, name in ((environment, "open_environment"), (play_runner, "build_play_server"),
+                         (study_create, "create_baseline")):
+        monkeypatch.setattr(module, name, broken)
+    valid = {"serve": ["serve", "--benchmark", "intentionqa"], "play": ["play", "--benchmark", "intentionqa",
+                                                                        "--player", "ana"],
+             "study": ["study", "create", str(tmp_path / "b"), "--benchmark", "intentionqa"]}[args[0]]
+    code, lines = _lines(*valid)
+    assert code == 70 and len(lines) == 1, lines
+    assert lines[0].startswith(f"shopbench hit a bug: KeyError: 'internal'; rerun as `shopbench --verbose {args[0]} ")

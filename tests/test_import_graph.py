@@ -1,7 +1,8 @@
 """The shape of the code, checked from its own imports (`python -m pytest tests/test_import_graph.py -q`).
 
 Every `import` and `from … import` counts — at module level, inside functions and under TYPE_CHECKING alike: a lazy
-import is still an arrow. Strings handed to importlib do not (registries name modules that way on purpose).
+import is still an arrow. A string handed to importlib is no arrow, so the last check below limits which modules a
+string may name.
 
 - The top-level parts point one way: benchmarks ← mcp_server ← evaluators ← shopbench_tui ← shopbench.
 - No module imports its way back to itself inside a part (no cycle), so each part can be read from the bottom up.
@@ -11,6 +12,9 @@ import is still an arrow. Strings handed to importlib do not (registries name mo
 - The shopping sandbox is a room of its own: the generic server (episodes, transports, trajectories, the server and
   its suites) imports nothing of `mcp_server.shopping`, and the trajectories (event types, writer, reader) stand on
   the ground floor: below them only the protocol's constants.
+- No registry names a module in a string outside its own sub-package (a module at the top of a part: none, but for
+  two listed registries of built-ins): a loop closed by a module name (a registry listing what registers into it
+  from a layer above) is an import arrow the checks above cannot see.
 """
 
 from __future__ import annotations
@@ -32,6 +36,15 @@ OLD_PATHS = {"mcp_server.world", "mcp_server.world_build", "mcp_server.tools"}
 """Modules kept at their old paths for code written against them: each re-exports the shopping package's names."""
 GROUND_FLOOR = {"mcp_server.trajectory": {"mcp_server.protocol_constants"}}
 """Module → all it may import of mcp_server."""
+NAMED_IN_STRINGS = {
+    ("benchmarks.registry", "benchmarks"),
+    ("mcp_server.suite_registry", "mcp_server"),
+    ("shopbench.commands.demo", "shopbench.cli"),
+    ("shopbench_tui.study.serve", "shopbench.cli"),
+}
+"""(module, prefix) pairs whose strings may name modules under the prefix though it is wider than the module's own
+sub-package: the two top-level registries that list their part's built-in benchmarks and suites, and the two
+commands that start `python -m shopbench.cli` in a new process (run, not imported)."""
 
 
 def modules() -> dict[str, Path]:
@@ -214,3 +227,63 @@ def test_trajectories_stand_on_the_ground_floor():
         if part_of(target) == "mcp_server" and target not in allowed
     ]
     assert not found, "\n".join(found)
+
+
+def docstring_ids(tree: ast.AST) -> set[int]:
+    """The ids of the string constants that are docstrings (of a module, class or function, or after an
+    assignment): prose that may name a module."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        for statement in body if isinstance(body, list) else []:
+            if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) and isinstance(
+                    statement.value.value, str):
+                found.add(id(statement.value))
+    return found
+
+
+def modules_named_in_strings(path: Path, known: dict[str, Path]) -> Iterator[tuple[str, int]]:
+    """(module, line) for each string constant, outside docstrings, that is a dotted module name of the five parts,
+    alone or as "module:attr" (what importlib or a "module:attr" resolver takes); a message that merely mentions one
+    is no such string."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    prose = docstring_ids(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in prose:
+            name = node.value.partition(":")[0]
+            if "." in name and name in known:
+                yield name, node.lineno
+
+
+def own_package(module: str, path: Path) -> str | None:
+    """The sub-package whose modules a module's strings may name; None for a module at the top of a part (its
+    package is the whole part, which holds the layers above it)."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    return None if package == part_of(module) else package
+
+
+def test_no_registry_names_a_module_outside_its_own_package_in_a_string():
+    known = modules()
+    found = [
+        f"{path.relative_to(REPO)}:{line}: names {named}"
+        for module, path in known.items()
+        for named, line in modules_named_in_strings(path, known)
+        if not any(named == prefix or named.startswith(prefix + ".")
+                   for prefix in [own_package(module, path) or "",
+                                  *(allowed for source, allowed in NAMED_IN_STRINGS if source == module)] if prefix)
+    ]
+    assert not found, (f"{len(found)} string(s) naming a module outside the naming module's package: import it "
+                       "(the composition root or the package that needs it), or let it register itself:\n"
+                       + "\n".join(found))
+
+
+def test_the_module_name_check_sees_a_registry_naming_a_layer_above(tmp_path: Path):
+    """The check above fails for the string the model registry once held: the baselines' package, two layers up."""
+    registry = tmp_path / "registry.py"
+    registry.write_text('"""Doc naming evaluators.players.baselines is prose."""\n'
+                        'BASELINES = "evaluators.players.baselines"\nHELP = "see evaluators.players.baselines"\n')
+    known = modules()
+    named = list(modules_named_in_strings(registry, known))
+    assert named == [("evaluators.players.baselines", 2)]
+    assert own_package("evaluators.models.registry", registry) == "evaluators.models"
+    assert own_package("evaluators.parts", tmp_path / "parts.py") is None  # names no module of evaluators

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import evaluators.players.baselines  # noqa: F401 - registers the baselines as model specs
 from evaluators.models import (
     ChatMessage,
     GenerateConfig,

@@ -7,6 +7,9 @@ from dataclasses import replace
 
 import pytest
 
+import evaluators.harness.players  # noqa: F401 - registers the kinds' default players
+import evaluators.integrations.inspect.tasks  # noqa: F401 - and Task builders
+import evaluators.results.scoring  # noqa: F401 - and scorers
 import examples.tiny_bench  # noqa: F401 - registers "tiny-bench"
 from benchmarks.qa import ItemScore
 from benchmarks.registry import benchmarks, get_benchmark
@@ -51,10 +54,11 @@ def test_a_name_registration_overrides_only_what_it_gives() -> None:
 def test_a_benchmark_without_parts_is_named() -> None:
     spec = replace(get_benchmark("intentionqa"), name="lonely", kind="other")  # type: ignore[arg-type]
     register_parts("lonely", scorer=print)
-    with pytest.raises(MissingPartsError, match="'lonely' .* has no player, results_reader, inspect_task"):
-        parts_for(spec)
-    with pytest.raises(ValueError, match="missing: scorer"):
-        register_parts(kind="other", player=print, results_reader=print, inspect_task=print)  # type: ignore[arg-type]
+    assert parts_for(spec).load("scorer") is print
+    with pytest.raises(MissingPartsError, match="'lonely' \\(kind 'other'\\) has no player registered"):
+        parts_for(spec).load("player")
+    with pytest.raises(ValueError, match="a benchmark name or a kind, not both"):
+        register_parts("lonely", kind="qa", player=print)
 
 
 def _tiny_result(answers: dict[str, float | None]) -> QAScoreResult:

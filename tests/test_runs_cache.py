@@ -6,6 +6,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
+import evaluators.players.baselines  # noqa: F401 - registers the baselines as model specs
 from evaluators.harness.cache import CachedModel, ResponseCache, cache_key
 from evaluators.harness.retry import RetryingModel
 from evaluators.models.base import ChatMessage, GenerateConfig, ModelOutput, ToolCall, ToolSpec

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import evaluators.players.baselines  # noqa: F401 - registers the baselines as model specs
 from evaluators.harness.backend import prepare_model
 from evaluators.harness.manifest import ManifestMismatch, open_run
 from evaluators.harness.merge import MergeError, merge_runs

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import verifiers as vf
 
+import evaluators.players.baselines  # noqa: F401 - registers the baselines as model specs
 from evaluators.bridge import ModelBridge, ScriptedPolicy
 from evaluators.harness.run import RunConfig, run_benchmark
 from evaluators.integrations.gym.rewards import oracle_reference

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from benchmarks.errors import BadInput
 from benchmarks.intentionqa.schema import IntentionQAItem
 from benchmarks.qa import QuestionPrompt
 
@@ -47,7 +48,7 @@ def question_text(item: IntentionQAItem, prompting: str = "zero-shot") -> str:
 def build_prompt(item: IntentionQAItem, prompting: str = "zero-shot") -> QuestionPrompt:
     """Zero-shot: temperature 0.1, 10 tokens. CoT: 0.1, 200 tokens. CoT-SC: 5 samples at 0.7, 200 tokens."""
     if prompting not in PROMPTINGS:
-        raise ValueError(f"IntentionQA supports {', '.join(PROMPTINGS)}; not {prompting!r}")
+        raise BadInput(f"IntentionQA supports {', '.join(PROMPTINGS)}; not {prompting!r}")
     text = question_text(item, prompting)
     if prompting == "zero-shot":
         return QuestionPrompt(user=text, max_tokens=10, temperature=0.1)

@@ -8,6 +8,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from benchmarks.errors import BadInput
 from benchmarks.qa import Demonstrations, QuestionPrompt, Scored, ScoringOptions, check_prompting
 from benchmarks.registry import register_question
 from benchmarks.session_intent.baselines import majority_answers, random_answer
@@ -52,7 +53,7 @@ class SessionIntent:
         """The paper's fixed prompts; its few-shot protocol is exactly the five demonstrations of Tables 9–12."""
         check_prompting(self, prompting)
         if prompting == "few-shot" and shots not in (0, SHOTS):
-            raise ValueError(f"session-intent few-shot uses the paper's {SHOTS} demonstrations; --shots {shots}")
+            raise BadInput(f"session-intent few-shot uses the paper's {SHOTS} demonstrations; --shots {shots}")
         return partial(build_prompt, prompting=prompting)
 
     def random_answer(self, item: SessionIntentItem, rng: random.Random, prompting: str) -> str:

@@ -9,6 +9,7 @@ here. The paper leaves two things open, which shopbench fixes as follows:
 
 from __future__ import annotations
 
+from benchmarks.errors import BadInput
 from benchmarks.qa import QuestionPrompt
 from benchmarks.session_intent.schema import SessionIntentItem
 
@@ -194,7 +195,7 @@ def slots(item: SessionIntentItem) -> dict[str, str]:
 def build_prompt(item: SessionIntentItem, prompting: str = "zero-shot") -> QuestionPrompt:
     """The user message of the paper's table for the item's task and the prompting protocol."""
     if prompting not in PROMPTINGS:
-        raise ValueError(f"SessionIntentBench supports {', '.join(PROMPTINGS)}; not {prompting!r}")
+        raise BadInput(f"SessionIntentBench supports {', '.join(PROMPTINGS)}; not {prompting!r}")
     task, fill = item.task, slots(item)
     intro = INTRO.format(session=session_information(item))
     if prompting == "zero-shot":

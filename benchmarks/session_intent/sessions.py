@@ -15,6 +15,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from benchmarks.errors import BadInput
 from benchmarks.shoppingbench.schema import Product
 
 LENGTH_WEIGHTS = {3: 0.65, 4: 0.26, 5: 0.09}
@@ -39,7 +40,7 @@ def make_sessions(products: Sequence[Product], count: int, *, seed: int = 0,
                   lengths: dict[int, float] | None = None) -> list[dict[str, Any]]:
     """`count` sessions of distinct products, each `{"session_id", "products": [...]}`."""
     if len(products) < 10:
-        raise ValueError(f"a catalog of {len(products)} products is too small to draw sessions from (need 10)")
+        raise BadInput(f"a catalog of {len(products)} products is too small to draw sessions from (need 10)")
     rng = random.Random(seed)
     by_category: dict[str, list[Product]] = defaultdict(list)
     by_department: dict[str, list[Product]] = defaultdict(list)

@@ -13,6 +13,7 @@ from evaluators.harness.cache import CachedModel, ResponseCache
 from evaluators.harness.retry import RetryingModel, RetryPolicy, RetryStats
 from evaluators.models import ModelOptions, get_model
 from evaluators.models.base import ModelAPI
+from evaluators.players import baselines  # noqa: F401  (registers the baselines as model specs: --model oracle)
 from mcp_server.trajectory import AgentInfo, AgentKind
 
 

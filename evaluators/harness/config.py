@@ -15,10 +15,11 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from benchmarks.errors import BadInput
 from evaluators.players.question import Decoding
 
 
-class RunOptionError(ValueError):
+class RunOptionError(BadInput):
     """An option that does not apply to the chosen benchmark, or a player it cannot have."""
 
 

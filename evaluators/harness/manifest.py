@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from benchmarks.errors import Refusal
 from mcp_server.episodes import git_revision
 from mcp_server.episodes import package_versions as installed_versions
 from mcp_server.trajectory import (
@@ -72,7 +73,7 @@ def differences(a: dict[str, Any], b: dict[str, Any], prefix: str = "") -> list[
     return paths
 
 
-class ManifestMismatch(RuntimeError):
+class ManifestMismatch(Refusal, RuntimeError):
     pass
 
 

@@ -10,6 +10,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchmarks.errors import Refusal
 from evaluators.harness.manifest import ManifestMismatch, decisive, differences, new_run_id
 from evaluators.harness.orchestrate import episode_state, transcript_dir
 from mcp_server.trajectory import EPISODES_DIR, iter_episode_files, read_manifest, write_manifest
@@ -22,7 +23,7 @@ class MergeResult:
     unfinished: list[str] = field(default_factory=list)
 
 
-class MergeError(RuntimeError):
+class MergeError(Refusal, RuntimeError):
     pass
 
 

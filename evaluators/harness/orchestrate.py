@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
+from benchmarks.errors import Refusal
 from mcp_server.trajectory import EPISODES_DIR, episode_path, read_trajectory, write_failure_reason
 
 log = logging.getLogger("shopbench.runs")
@@ -125,7 +126,7 @@ class WorkerLost(RuntimeError):
     the run folder, so its unit is played again rather than counted as failed."""
 
 
-class RunDirError(RuntimeError):
+class RunDirError(Refusal, RuntimeError):
     """The run directory already holds episodes and resume was not asked for (or the run differs)."""
 
 

@@ -18,7 +18,8 @@ from evaluators.harness.config import RunConfig, RunOptionError
 from evaluators.harness.orchestrate import WorkUnit
 from evaluators.models.context import ContextHints
 from evaluators.models.episode import EpisodeContext
-from evaluators.models.registry import ModelOptions
+from evaluators.models.options import ModelOptions
+from evaluators.parts import register_parts
 from evaluators.players.baselines import NoSuchBaseline, Policy, find_baseline, policy
 from evaluators.players.pricing import PriceTable
 from mcp_server.protocol import DEFAULT_MAX_STEPS
@@ -218,3 +219,7 @@ def baseline_policy(model: str, spec: BenchmarkSpec) -> Policy | None:
         return policy(model, spec.kind, spec.name)
     except NoSuchBaseline as error:
         raise RunOptionError(str(error)) from None
+
+
+register_parts(kind="agentic", player=AgentPlayer)
+register_parts(kind="qa", player=QuestionPlayer)

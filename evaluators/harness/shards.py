@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from benchmarks.errors import BadInput
+
 T = TypeVar("T")
 
 
@@ -30,8 +32,8 @@ class Shard:
 def parse_shard(text: str) -> Shard:
     match = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
     if not match:
-        raise ValueError(f"--shard takes i/n with 1 <= i <= n (e.g. 1/4), got {text!r}")
+        raise BadInput(f"--shard takes i/n with 1 <= i <= n (e.g. 1/4), got {text!r}")
     index, count = int(match.group(1)), int(match.group(2))
     if not 1 <= index <= count:
-        raise ValueError(f"--shard takes i/n with 1 <= i <= n (e.g. 1/4), got {text!r}")
+        raise BadInput(f"--shard takes i/n with 1 <= i <= n (e.g. 1/4), got {text!r}")
     return Shard(index, count)

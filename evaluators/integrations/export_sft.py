@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeGuard
 
+from benchmarks.errors import BadInput
 from benchmarks.jsonl import write_jsonl
 from benchmarks.shoppingbench.agent_prompts import (
     NATIVE_SYSTEM_PROMPT,
@@ -127,7 +128,7 @@ class Conversation:
 
     def __init__(self, protocol: str, json_arguments: bool) -> None:
         if protocol not in ("native", "paper"):
-            raise ValueError(f"unknown protocol {protocol!r} in the run manifest (native or paper)")
+            raise BadInput(f"unknown protocol {protocol!r} in the run manifest (native or paper)")
         self.protocol = protocol
         self.json_arguments = json_arguments
 
@@ -235,7 +236,7 @@ def export_sft(
     """Write the step samples of the run's successful episodes to `out` (JSONL). `success` (episode id → success)
     comes from an existing score; without it the run is scored through the registry with `options`."""
     if fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+        raise BadInput(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     run_dir, out = Path(run_dir), Path(out)
     manifest = read_manifest(run_dir)
     if success is None:

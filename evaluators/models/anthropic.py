@@ -11,7 +11,7 @@ from typing import Any
 
 from evaluators.models.base import ChatMessage, GenerateConfig, ModelOutput, TokenUsage, ToolCall, ToolSpec
 from evaluators.models.http_model import HTTPModel, api_key
-from evaluators.models.registry import ModelOptions, register_backend
+from evaluators.models.options import ModelOptions
 
 
 class AnthropicModel(HTTPModel):
@@ -89,8 +89,6 @@ def _to_anthropic(messages: list[ChatMessage]) -> list[dict[str, Any]]:
     return turns
 
 
-@register_backend("anthropic", needs_argument=True, help="anthropic:<model> (ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL)",
-                  sdk="anthropic")
 def anthropic_model(rest: str, options: ModelOptions) -> AnthropicModel:
     key = api_key("ANTHROPIC_API_KEY", "anthropic")
     return AnthropicModel(rest, os.environ.get("ANTHROPIC_BASE_URL"), key, options.timeout_s)

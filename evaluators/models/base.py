@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from benchmarks.errors import BadInput
+
 
 class ToolCall(BaseModel):
     id: str
@@ -105,5 +107,5 @@ class TransientModelError(RuntimeError):
     """A failure that a retry with backoff may cure (rate limit, server error, timeout)."""
 
 
-class ModelSpecError(ValueError):
+class ModelSpecError(BadInput):
     """The model spec string names no backend or cannot be used."""

@@ -20,7 +20,7 @@ from evaluators.models.base import (
     ToolSpec,
 )
 from evaluators.models.http_model import HTTPModel, api_key
-from evaluators.models.registry import ModelOptions, register_backend
+from evaluators.models.options import ModelOptions
 
 
 class OpenAIModel(HTTPModel):
@@ -105,19 +105,11 @@ def tool_call(call_id: str, name: str, raw: str | None) -> ToolCall:
     return ToolCall(id=call_id, name=name, arguments=arguments)
 
 
-@register_backend("openai", needs_argument=True, help="openai:<model> (OPENAI_API_KEY; OPENAI_BASE_URL overrides)",
-                  sdk="openai")
 def openai_model(rest: str, options: ModelOptions) -> OpenAIModel:
     key = api_key("OPENAI_API_KEY", "openai")
     return OpenAIModel(f"openai:{rest}", rest, os.environ.get("OPENAI_BASE_URL"), key, options.timeout_s)
 
 
-@register_backend(
-    "openai-compatible",
-    needs_argument=True,
-    help="openai-compatible:<base url>#<model> (vLLM, llama.cpp server, ...; OPENAI_API_KEY optional)",
-    sdk="openai",
-)
 def openai_compatible_model(rest: str, options: ModelOptions) -> OpenAIModel:
     base_url, sep, model = rest.rpartition("#")
     if not sep or not base_url or not model:

@@ -14,6 +14,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.errors import BadInput
 from evaluators.models.base import TokenUsage
 from evaluators.models.registry import runs_free, split_spec
 
@@ -59,7 +60,7 @@ class PriceTable:
             try:
                 table.prices.update({name: Price(float(p["input"]), float(p["output"])) for name, p in raw.items()})
             except (KeyError, TypeError, ValueError) as error:
-                raise ValueError(f"{path}: each entry needs numeric 'input' and 'output' prices ({error})") from None
+                raise BadInput(f"{path}: each entry needs numeric 'input' and 'output' prices ({error})") from None
         return table
 
     def price_for(self, spec: str, model_name: str) -> Price | None:

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks.errors import Refusal
 from benchmarks.home import shopbench_home
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -45,7 +46,7 @@ REFERENCE_MODEL = "Qwen/Qwen3-Embedding-0.6B"
 BATCH_SIZE = 128
 
 
-class EmbedderError(RuntimeError):
+class EmbedderError(Refusal, RuntimeError):
     """The embedding model could not be found or loaded."""
 
 

@@ -14,11 +14,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchmarks.errors import BadInput
 from benchmarks.jsonl import DataFileError
 from mcp_server.trajectory import AgentInfo, RunManifest, Trajectory, iter_episode_files, read_trajectory
 
 
-class MixedAgentsError(ValueError):
+class MixedAgentsError(BadInput):
     """A run folder holds episodes of several agents (or of another agent than its manifest names)."""
 
 

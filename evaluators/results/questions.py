@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks.errors import BadInput
 from benchmarks.qa import ItemScore, QuestionBenchmark, check_prompting, items_path
 from benchmarks.registry import BenchmarkSpec
 from evaluators.results.episodes import read_run_episodes
 from evaluators.results.predictions import read_qa_predictions
-from evaluators.results.scoring import MetricRow, ScoreOptions
+from evaluators.results.protocol import MetricRow, ScoreOptions
 from evaluators.results.stats import bootstrap_ci
 from mcp_server.trajectory import Trajectory, read_manifest
 
@@ -145,6 +146,6 @@ class QAScorer:
 
 def _single(task_sets: set[str], questions: QuestionBenchmark[Any]) -> Path | None:
     if len(task_sets) > 1:
-        raise ValueError(f"the run holds {questions.name} episodes of several item sets ({sorted(task_sets)}); "
+        raise BadInput(f"the run holds {questions.name} episodes of several item sets ({sorted(task_sets)}); "
                          "score them with --items")
     return items_path(questions, next(iter(task_sets), None))

@@ -2,7 +2,7 @@
 `replay` and `results` find every benchmark's scorer here, through the benchmark registry (benchmarks.registry):
 a registered benchmark names its scorer there, and nothing here names a benchmark.
 
-A scorer implements the `Scorer` protocol:
+A scorer implements the `Scorer` protocol (evaluators.results.protocol, re-exported here):
 
     class MyScorer:
         benchmark = "my-bench"
@@ -28,7 +28,8 @@ gives the tables `shopbench score` prints, and what reports read of it.
 
 A benchmark's scorer is one of its parts (evaluators.parts: `scorer(spec) -> Scorer`); a question benchmark
 scores raw outputs itself (`QuestionBenchmark.score`) and the question benchmarks' default part,
-`evaluators.results.questions.QAScorer`, does the rest (run directories, predictions, tables). Options every scorer
+`evaluators.results.questions.QAScorer`, does the rest (run directories, predictions, tables). This module
+registers the built-in scorers as the kinds' defaults, so whoever scores has them. Options every scorer
 may read are in ScoreOptions; anything benchmark-specific that the command line does not name goes in
 `ScoreOptions.extra`.
 """
@@ -36,13 +37,12 @@ may read are in ScoreOptions; anything benchmark-specific that the command line 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
-
-from pydantic import BaseModel, Field
 
 from benchmarks.registry import UnknownBenchmarkError, benchmark_names, get_benchmark
-from evaluators.parts import parts_for
-from evaluators.results.embeddings import Embedder, load_embedder
+from evaluators.parts import parts_for, register_parts
+from evaluators.results.protocol import MetricRow, ScoreOptions, Scorer, ScoreResult
+from evaluators.results.questions import QAScorer
+from evaluators.results.shoppingbench.scorer import ShoppingBenchScorer
 from mcp_server.trajectory import read_manifest
 
 __all__ = [
@@ -51,61 +51,8 @@ __all__ = [
 ]
 
 
-class ScoreOptions(BaseModel):
-    """What the command line passes to every scorer; each scorer reads the options that concern it."""
-
-    world: Path | None = None
-    """ShoppingBench: the world to resolve tasks and products in (default: the world the run recorded)."""
-    embedder: str | None = None
-    """Sentence-transformers model folder (default: all-MiniLM-L6-v2 from its PyPI package)."""
-    catalog: Path | None = None
-    """ShoppingBench predictions: the catalog JSONL (official document format) the ids refer to."""
-    items: Path | None = None
-    """Question benchmarks: the item file the predictions answer."""
-    prompting: str | None = None
-    """Question benchmarks: the prompting mode whose parser reads the raw outputs (zero-shot, cot, ...)."""
-    agent: str | None = None
-    """Run folders holding several agents' episodes: score only this one ("kind:name" or the name)."""
-    extra: dict[str, Any] = Field(default_factory=dict)
-
-    def encoder(self, model: str | None) -> Embedder:
-        """A sentence embedder (None: the bundled default), for a question benchmark's own `score`."""
-        return load_embedder(model)
-
-
-class MetricRow(BaseModel):
-    """One number of a scored run, as reports compare them across runs."""
-
-    group: str
-    metric: str
-    value: float | None
-    low: float | None = None
-    high: float | None = None
-    n: int = 0
-
-
-@runtime_checkable
-class ScoreResult(Protocol):
-    benchmark: str
-    primary_metric: str
-    unreadable: list[str]
-    """Episode files of the run that could not be read, one line each ("FILE:LINE: problem")."""
-    episode_files: int
-    """How many episode files the run folder holds (0 for predictions)."""
-
-    def metric_rows(self) -> list[MetricRow]: ...
-
-    def episode_success(self) -> dict[str, bool]: ...
-
-    def to_json(self) -> dict[str, Any]: ...
-
-
-class Scorer(Protocol):
-    benchmark: str
-
-    def score_run(self, run_dir: Path, options: ScoreOptions) -> ScoreResult: ...
-
-    def score_predictions(self, predictions: Path, options: ScoreOptions) -> ScoreResult: ...
+register_parts(kind="agentic", scorer=ShoppingBenchScorer)
+register_parts(kind="qa", scorer=QAScorer)
 
 
 def scorer_names() -> list[str]:

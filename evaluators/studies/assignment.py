@@ -7,6 +7,7 @@ import random
 import secrets
 from collections.abc import Sequence
 
+from benchmarks.errors import BadInput
 from evaluators.studies.manifest import Participant
 
 
@@ -15,9 +16,9 @@ def balanced_queues(tasks: Sequence[str], participants: int, raters: int, seed: 
     as raters ≤ P, and every seat gets ⌊T·raters/P⌋ or one more. The tasks are shuffled first (seeded) so that which
     seats share a task does not follow the file's order; each queue is then shuffled with its own seeded generator."""
     if raters < 1:
-        raise ValueError("--raters must be at least 1")
+        raise BadInput("--raters must be at least 1")
     if participants < raters:
-        raise ValueError(f"{raters} raters per task need at least {raters} participants (got {participants})")
+        raise BadInput(f"{raters} raters per task need at least {raters} participants (got {participants})")
     order = list(tasks)
     random.Random(f"{seed}:tasks").shuffle(order)
     queues: list[list[str]] = [[] for _ in range(participants)]

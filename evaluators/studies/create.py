@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from benchmarks.errors import BadInput
 from benchmarks.gold import gold_answers
 from benchmarks.jsonl import read_models, write_text_atomic
 from benchmarks.registry import benchmark_names, question_benchmark
@@ -61,7 +62,7 @@ def gold_items(benchmark: str, items: str | None, count: int, attention: int, se
     """(qualification ids, attention ids): distinct gold items of a question benchmark, drawn with the seed."""
     golds = sorted(set(gold_answers(benchmark, items)) - exclude)
     if len(golds) < count + attention:
-        raise ValueError(f"{benchmark} has {len(golds)} gold items besides the study's tasks; {count} qualification "
+        raise BadInput(f"{benchmark} has {len(golds)} gold items besides the study's tasks; {count} qualification "
                          f"items and {attention} attention checks need {count + attention} (give fewer, or "
                          "--check-items FILE)")
     drawn = random.Random(f"{seed}:gold").sample(golds, count + attention)
@@ -87,7 +88,7 @@ def create_baseline(folder: Path, benchmark: str, settings: StudySettings, *, wo
     known = dict(listed)
     unknown = [task for task in (task_ids or []) + ([practice] if practice else []) if task not in known]
     if unknown:
-        raise ValueError(f"no task {unknown[0]!r} in {benchmark}'s selection")
+        raise BadInput(f"no task {unknown[0]!r} in {benchmark}'s selection")
     tasks = list(task_ids) if task_ids else sample_per_group(listed, settings.sample, settings.seed)
     rest = [task for task, _ in listed if task not in set(tasks)]
     if practice is None and rest and settings.practice:
@@ -143,7 +144,7 @@ def create_ratings(folder: Path, benchmark: str, settings: StudySettings, *, wor
 
         environment = open_environment([benchmark], runs_dir=Path(folder), world=world, task_set=task_set)
         if not isinstance(environment.world, World):
-            raise ValueError(f"{benchmark} has no instructions written for target products to rate")
+            raise BadInput(f"{benchmark} has no instructions written for target products to rate")
         tasks = environment.world.tasks(environment.suites[0].task_set)
         chosen = set(sample_per_group([(t.task_id, t.intent) for t in tasks], settings.sample, settings.seed))
         shown = [unit for task in tasks if task.task_id in chosen
@@ -162,7 +163,7 @@ def _manifest(folder: Path, kind: StudyKind, benchmark: str, settings: StudySett
               checks: str, check_items: str | None, *, world: str | None = None, task_set: str | None = None,
               items: str | None = None) -> StudyManifest:
     if not tasks:
-        raise ValueError("the selection holds no task")
+        raise BadInput("the selection holds no task")
     return StudyManifest(
         name=Path(folder).name, kind=kind, benchmark=benchmark, seed=settings.seed, raters=settings.raters,
         tasks=tasks, groups={task: groups[task] for task in tasks}, practice=practice,

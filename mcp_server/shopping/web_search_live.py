@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 import httpx
 
+from benchmarks.errors import BadInput
 from mcp_server.shopping.search.backends import WebSearchBackend
 from mcp_server.toolbox import ToolCallError
 
@@ -127,7 +128,7 @@ def web_search_backend(world: WorldFolder, env: dict[str, str] | None = None) ->
     if provider == "offline":
         return world.knowledge
     if provider != "serper":
-        raise ValueError(f"{PROVIDER_ENV}={provider!r} is not a provider; choose 'offline' or 'serper'")
+        raise BadInput(f"{PROVIDER_ENV}={provider!r} is not a provider; choose 'offline' or 'serper'")
     cache = ReplayCache(Path(env.get(CACHE_ENV) or Path(world.root) / CACHE_FILE))
     key = env.get("SERPER_API_KEY") or env.get("SERPER_KEY")
     live = SerperProvider(key, url=env.get(SERPER_URL_ENV)) if key else None

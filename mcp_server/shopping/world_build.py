@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from benchmarks.errors import Refusal
 from benchmarks.home import shopbench_home
 from benchmarks.jsonl import DataFileError, iter_lines, read_jsonl, write_jsonl
 from benchmarks.shoppingbench.schema import CorpusRecord, Product
@@ -167,7 +168,7 @@ def official_knowledge_documents() -> list[dict]:
     return documents
 
 
-class WorldNotBuilt(FileNotFoundError):
+class WorldNotBuilt(Refusal, FileNotFoundError):
     """The default world is asked for without building it (`build=False`) and is not built yet."""
 
     def __init__(self, root: Path) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+VERBOSE = "shopbench.verbose"
+"""Key in Click's context meta (shared by a command and its group): show a bug's traceback (shopbench.cli)."""
+
 
 def error_message(error: BaseException) -> str:
     """The text a command prints when it refuses with `error`. `str()` of a KeyError is the repr of its message, so

@@ -27,15 +27,16 @@ def register(app: typer.Typer) -> None:
         """
         from rich.console import Console
 
+        from benchmarks.errors import Refusal
         from benchmarks.jsonl import write_json_atomic
         from evaluators.results.reports import load_runs
         from evaluators.results.reports.compare import compare as compare_runs
-        from evaluators.results.scoring import ScoreOptions, UnknownBenchmarkError
+        from evaluators.results.scoring import ScoreOptions
 
         try:
             a, b = load_runs([run_a, run_b], ScoreOptions(world=world, embedder=embedder))
             comparison = compare_runs(a.result, b.result, a.label, b.label)
-        except (UnknownBenchmarkError, FileNotFoundError, ValueError) as error:
+        except (Refusal, FileNotFoundError) as error:
             typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
             raise typer.Exit(2) from None
         console = Console()

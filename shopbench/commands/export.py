@@ -22,15 +22,16 @@ def sft(
 ) -> None:
     """One sample per step of each successful episode: system prompt, tools and the history as the model saw it →
     the reasoning and the next tool call. Prints how many episodes and steps were kept and why the rest were not."""
+    from benchmarks.errors import Refusal
     from evaluators.integrations.export_sft import FORMATS, export_sft, is_format
-    from evaluators.results.scoring import ScoreOptions, UnknownBenchmarkError
+    from evaluators.results.scoring import ScoreOptions
 
     if not is_format(fmt):
         raise typer.BadParameter(f"--format must be one of {', '.join(FORMATS)}")
     try:
         options = ScoreOptions(world=world, embedder=embedder)
         summary = export_sft(run_dir, out, options=options, fmt=fmt)
-    except (UnknownBenchmarkError, FileNotFoundError, ValueError) as error:
+    except (Refusal, FileNotFoundError) as error:
         typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
         raise typer.Exit(2) from None
     typer.echo(summary.line())

@@ -4,7 +4,9 @@ SDK each needs and whether it is installed; the baselines; the installed agents.
 
 from __future__ import annotations
 
-import importlib
+import contextlib
+import shutil
+import textwrap
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -13,13 +15,22 @@ import typer
 if TYPE_CHECKING:
     from benchmarks.registry import BenchmarkSpec
 
-LAYER_REGISTRIES = (
-    "mcp_server.suite_registry",
-    "evaluators.parts",
-    "evaluators.integrations.verifiers.registry",
-    "shopbench_tui.play.screen_registry",
-)
-"""The modules that make each layer's registries of a benchmark's parts (importing one makes its registries)."""
+DEFAULT_WIDTH = 80
+"""Lines are wrapped at the terminal's width ($COLUMNS), this when the output is not a terminal."""
+
+
+def load_layer_registries() -> None:
+    """Import every layer's registries of a benchmark's parts and the modules that register the built-in defaults
+    (the Inspect tasks only where Inspect AI is installed: their line then reads "-")."""
+    import evaluators.harness.players  # noqa: F401
+    import evaluators.integrations.verifiers.registry  # noqa: F401
+    import evaluators.results.reports.readers  # noqa: F401
+    import evaluators.results.scoring  # noqa: F401
+    import mcp_server.suite_registry  # noqa: F401
+    import shopbench_tui.play.screen_registry  # noqa: F401
+
+    with contextlib.suppress(ImportError):  # the `inspect` extra is not installed
+        import evaluators.integrations.inspect.tasks  # noqa: F401
 
 
 def register(app: typer.Typer) -> None:
@@ -49,22 +60,31 @@ def benchmark_lines(specs: list[BenchmarkSpec]) -> Iterator[str]:
     """Each benchmark, then one line per registry: its entry and whether it was registered by name or by kind."""
     from benchmarks.part_registry import REGISTRIES, entry_name
 
-    for module in LAYER_REGISTRIES:
-        importlib.import_module(module)
+    load_layer_registries()
     width = max(len(registry.what) for registry in REGISTRIES)
     yield "Benchmarks"
     for spec in specs:
-        yield f"  {spec.name} ({spec.kind}): {spec.help}"
+        yield from wrapped(f"  {spec.name} ({spec.kind}): ", spec.help)
         for registry in REGISTRIES:
             found = registry.which(spec)
-            shown = "-" if found is None else (
-                f"{entry_name(found[0])}  ({'its own' if found[1] == 'name' else f'the {spec.kind} default'})")
-            yield f"    {registry.what:<{width}}  {shown}"
+            if found is None:
+                shown = "-"
+            else:
+                module, _, name = entry_name(found[0]).partition(":")
+                shown = f"{name} ({'its own' if found[1] == 'name' else f'{spec.kind} default'}) in {module}"
+            yield from wrapped(f"    {registry.what:<{width}}  ", shown)
+
+
+def wrapped(head: str, text: str) -> Iterator[str]:
+    """`head` then `text`, wrapped at the terminal's width, the lines after the first indented under the text (a
+    dotted module name is never broken)."""
+    columns = shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+    yield from textwrap.wrap(text, width=max(columns, len(head) + 20), initial_indent=head,
+                             subsequent_indent=" " * len(head), break_long_words=False, break_on_hyphens=False)
 
 
 def provider_lines() -> Iterator[str]:
     """The model providers (SDK and installed version), the baselines and the installed agents."""
-    from benchmarks.registry import resolve
     from evaluators.models.registry import providers
     from evaluators.players.baselines import all_baselines
     from evaluators.players.installed import ADAPTERS
@@ -78,16 +98,18 @@ def provider_lines() -> Iterator[str]:
             sdk = "no SDK"
         else:
             sdk = f"{provider.sdk} {provider.sdk_version}" if provider.sdk_version else f"{provider.sdk} NOT INSTALLED"
-        yield f"  {provider.name:<{width}}  {sdk}  ({provider.registered_by}): {provider.help}"
+        yield from wrapped(f"  {provider.name:<{width}}  ", f"{sdk}, from {provider.registered_by}: {provider.help}")
     yield "Baselines"
     baselines = all_baselines()
     width = max(len(baseline.name) for baseline in baselines)
     for baseline in baselines:
-        yield f"  {baseline.name:<{width}}  ({', '.join(baseline.policies)}): {baseline.help}"
+        yield from wrapped(f"  {baseline.name:<{width}}  ", f"({', '.join(baseline.policies)}): {baseline.help}")
     yield "Installed agents (--agent NAME, or command:TEMPLATE)"
     width = max(map(len, ADAPTERS))
-    for name, entry in ADAPTERS.items():
-        adapter = resolve(entry)
-        installed = (package_folder(adapter.package) / "node_modules" / ".bin" / adapter.executable).exists()
+    for name, load in ADAPTERS.items():
+        adapter = load()
+        installed = adapter.package is not None and (
+            package_folder(adapter.package) / "node_modules" / ".bin" / adapter.executable).exists()
         state = "installed" if installed else "installed on first use"
-        yield f"  {name:<{width}}  {adapter.package} ({state})  ({entry})"
+        yield from wrapped(f"  {name:<{width}}  ", f"{adapter.package} ({state}), {adapter.__qualname__} from "
+                           f"{adapter.__module__}")

@@ -40,8 +40,7 @@ def register(app: typer.Typer) -> None:
         """
         import anyio
 
-        from benchmarks.jsonl import DataFileError
-        from mcp_server.suites import NotPlayable, UnknownTaskSet
+        from benchmarks.errors import Refusal
         from shopbench_tui.play import play as run_play
         from shopbench_tui.play.runner import build_play_server
 
@@ -53,7 +52,7 @@ def register(app: typer.Typer) -> None:
         try:  # what cannot be played is said in one line before the app starts (nothing is recorded)
             server = build_play_server(benchmark, runs_dir, world=world, task_set=tasks, items=items,
                                        prompting=prompting, task_id=task, max_steps=max_steps)
-        except (NotPlayable, DataFileError, FileNotFoundError, UnknownTaskSet, ValueError) as error:
+        except (Refusal, FileNotFoundError) as error:
             typer.echo(f"shopbench play: {error_message(error)}", err=True)
             raise typer.Exit(2) from None
         anyio.run(lambda: run_play(benchmark, runs_dir, player=name, task_id=task, random_task=random_task,

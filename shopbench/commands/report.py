@@ -26,15 +26,15 @@ def register(app: typer.Typer) -> None:
 
         Example: shopbench report runs/gpt-4.1 runs/qwen3 runs/human-ana --baseline runs/gpt-4.1 --all-pairs
         """
+        from benchmarks.errors import Refusal
         from evaluators.results.episodes import unreadable_lines
         from evaluators.results.reports import load_runs, write_report
-        from evaluators.results.reports.baseline import BaselineError
-        from evaluators.results.scoring import ScoreOptions, UnknownBenchmarkError
+        from evaluators.results.scoring import ScoreOptions
 
         try:
             scored = load_runs(runs, ScoreOptions(world=world, embedder=embedder))
             files = write_report(scored, out, baseline=baseline, pairs=all_pairs)
-        except (UnknownBenchmarkError, BaselineError, OSError, ValueError) as error:
+        except (Refusal, OSError) as error:
             typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
             raise typer.Exit(2) from None
         typer.echo(f"report: {files.markdown} and {files.html}")

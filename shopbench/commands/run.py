@@ -14,7 +14,7 @@ import typer
 
 from benchmarks.registry import names_help
 from mcp_server.protocol_constants import MAX_EPOCHS
-from shopbench.commands import error_message
+from shopbench.commands import VERBOSE, error_message
 from shopbench.options import (
     MODEL_SPECS,
     Agent,
@@ -41,8 +41,6 @@ MODEL_HELP = (
     "heuristic (agentic), majority (questions; reads gold labels)."
 )
 SHARED = "Every benchmark"
-BUG_EXIT = 70
-"""Exit status of a run stopped by a bug (EX_SOFTWARE), apart from a refusal's 2 and failed episodes' 1."""
 
 
 def register(app: typer.Typer) -> None:
@@ -50,6 +48,7 @@ def register(app: typer.Typer) -> None:
 
 
 def run(
+    ctx: typer.Context,
     benchmark: str = typer.Argument(..., help=f"The benchmark: {names_help()}."),
     model: str = typer.Option(..., "--model", "-m", help=MODEL_HELP, rich_help_panel=SHARED),
     limit: int | None = typer.Option(None, "--limit", min=1, rich_help_panel=SHARED,
@@ -103,7 +102,8 @@ def run(
                                        help="--executor ray: the cluster to join (its head's host:port; default "
                                        "RAY_ADDRESS, else a Ray instance started for the run)."),
     verbose: bool = typer.Option(False, "--verbose", "-v", rich_help_panel=SHARED,
-                                 help="Show failed episodes' tracebacks here too (they always go to run.log)."),
+                                 help="Show failed episodes' tracebacks here too (they always go to run.log), and "
+                                 "a bug's."),
     world: World = None,
     tasks: TaskSet = None,
     protocol: Protocol = None,
@@ -123,15 +123,11 @@ def run(
 
     from rich.console import Console
 
-    from benchmarks.jsonl import DataFileError
-    from benchmarks.registry import UnknownBenchmarkError
-    from evaluators.harness.config import RunConfig, RunOptionError
-    from evaluators.harness.manifest import ManifestMismatch
-    from evaluators.harness.orchestrate import RunDirError, RunFolderUnwritable
+    from benchmarks.errors import Refusal
+    from evaluators.harness.config import RunConfig
+    from evaluators.harness.orchestrate import RunFolderUnwritable
     from evaluators.harness.progress import RichProgress
     from evaluators.harness.run import RunInterrupted, run_benchmark
-    from evaluators.models.base import ModelSpecError
-    from mcp_server.suites import NotPlayable, UnknownTaskSet
 
     console = Console(stderr=True, soft_wrap=True)
     handler = _console_log(console, verbose)
@@ -145,11 +141,11 @@ def run(
         world=world, task_set=tasks, protocol=protocol, max_steps=max_steps, items=items, prompting=prompting,
         shots=shots, agent=agent, agent_bin=agent_bin,
     )
-    refusals = (NotPlayable, RunOptionError, UnknownBenchmarkError, ModelSpecError, ManifestMismatch, RunDirError,
-                DataFileError, FileNotFoundError, UnknownTaskSet, ValueError)
+    if verbose:  # a bug's traceback too (shopbench.cli)
+        ctx.meta[VERBOSE] = True
     try:
         result = asyncio.run(run_benchmark(config, RichProgress(f"{benchmark} · {model}", console)))
-    except refusals as error:
+    except (Refusal, FileNotFoundError) as error:
         console.print(f"[red]error:[/red] {_escape(error_message(error))}")
         raise typer.Exit(2) from None
     except RunFolderUnwritable as stop:
@@ -163,13 +159,6 @@ def run(
     except KeyboardInterrupt:  # Ctrl-C before any episode started: nothing to resume
         console.print("[red]interrupted[/red] before the run started", highlight=False)
         raise typer.Exit(130) from None
-    except Exception as error:  # no refusal of ours: a bug, said as one (its traceback with --verbose)
-        if verbose:
-            raise
-        console.print(f"[red]error:[/red] a bug in shopbench stopped the run: {type(error).__name__}: "
-                      f"{_escape(str(error))}. Run it again with --verbose for the traceback, and please report it",
-                      highlight=False)
-        raise typer.Exit(BUG_EXIT) from None
     finally:
         logging.getLogger().removeHandler(handler)
     summary = result.summary

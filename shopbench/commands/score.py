@@ -34,11 +34,11 @@ def register(app: typer.Typer) -> None:
         """
         from rich.console import Console
 
-        from benchmarks.jsonl import DataFileError, write_json_atomic
-        from evaluators.results.embeddings import EmbedderError
+        from benchmarks.errors import Refusal
+        from benchmarks.jsonl import write_json_atomic
         from evaluators.results.episodes import unreadable_lines
-        from evaluators.results.reports.reading import reader_for
-        from evaluators.results.scoring import ScoreOptions, UnknownBenchmarkError, get_scorer, score_run
+        from evaluators.results.reports.readers import reader_for
+        from evaluators.results.scoring import ScoreOptions, get_scorer, score_run
 
         if json_out is not None and json_out.is_dir():
             typer.secho(f"error: --json {json_out}: is a directory; give a file name", fg=typer.colors.RED, err=True)
@@ -58,9 +58,7 @@ def register(app: typer.Typer) -> None:
                 result = score_run(run_dir, options)
             else:
                 raise typer.BadParameter("give a RUN_DIR, or --benchmark NAME --predictions FILE")
-        except (UnknownBenchmarkError, DataFileError, EmbedderError, OSError, ValueError) as error:
-            if isinstance(error, typer.BadParameter):
-                raise
+        except (Refusal, OSError) as error:
             typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
             raise typer.Exit(2) from None
         console = Console()

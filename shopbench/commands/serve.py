@@ -73,10 +73,10 @@ def register(app: typer.Typer) -> None:
         """
         import anyio
 
+        from benchmarks.errors import Refusal
         from mcp_server.environment import open_environment
         from mcp_server.http_limits import HttpLimits, open_file_problem, raise_open_file_limit
         from mcp_server.shopping.world_build import WorldNotBuilt
-        from mcp_server.suites import NotPlayable, UnknownTaskSet
         from mcp_server.transports import endpoint_url, is_loopback, serve_http, serve_stdio, stdout_to_stderr
 
         limits = HttpLimits(max_sessions=max_sessions, session_idle_timeout_s=session_idle_timeout,
@@ -106,10 +106,7 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"shopbench serve: {error}: build it first (`shopbench demo --scripted` does, in about "
                            "a minute), or pass --world DIR, or --build-world", err=True)
                 raise typer.Exit(2) from None
-            except NotPlayable as error:
-                typer.echo(f"shopbench serve: {error}", err=True)
-                raise typer.Exit(2) from None
-            except (FileNotFoundError, UnknownTaskSet, ValueError) as error:
+            except (Refusal, FileNotFoundError) as error:
                 typer.echo(f"shopbench serve: {error_message(error)}", err=True)
                 raise typer.Exit(2) from None
         server = environment.server

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 
+from benchmarks.errors import BadInput, Refusal
 from shopbench.commands import error_message
 from shopbench.options import Items, MaxSteps, Seed, TaskSet, World
 
@@ -55,9 +56,7 @@ def create(
     --items gen/items.jsonl --participants 3 --qualification 5 · shopbench study create r1 --kind rating --benchmark
     intentionqa --sample 10
     """
-    from benchmarks.jsonl import DataFileError
     from evaluators.studies.create import StudySettings, create_annotation, create_baseline, create_ratings
-    from mcp_server.suites import NotPlayable
 
     if (study / "study.json").exists():
         raise _refuse(FileExistsError(f"{study} is already a study folder"))
@@ -67,7 +66,7 @@ def create(
     try:
         if kind == "annotation":
             if items is None:
-                raise ValueError("an annotation study labels the items of --items FILE")
+                raise BadInput("an annotation study labels the items of --items FILE")
             made = create_annotation(study, items, settings, check_items=check_items)
         elif kind == "rating":
             made = create_ratings(study, benchmark, settings, world=world, task_set=tasks,
@@ -77,8 +76,8 @@ def create(
                                    items=str(items) if items else None, task_ids=task or None, practice=practice,
                                    check_benchmark=check_benchmark, check_items=check_items)
         else:
-            raise ValueError(f"--kind is baseline, annotation or rating, not {kind!r}")
-    except (NotPlayable, DataFileError, FileNotFoundError, KeyError, ValueError) as error:
+            raise BadInput(f"--kind is baseline, annotation or rating, not {kind!r}")
+    except (Refusal, FileNotFoundError) as error:
         raise _refuse(error) from None
     manifest = made.manifest
     typer.echo(f"study {study}: {manifest.kind}, {len(manifest.tasks)} tasks × {manifest.raters} raters over "
@@ -96,7 +95,7 @@ def play(study: Path = STUDY, participant: str | None = typer.Option(
 
     try:
         opened = open_study(study)
-    except (FileNotFoundError, ValueError) as error:
+    except (Refusal, FileNotFoundError) as error:
         raise _refuse(error) from None
     StudyApp(opened, participant=participant).run()
 
@@ -109,7 +108,7 @@ def status(study: Path = STUDY, as_json: bool = typer.Option(False, "--json", he
 
     try:
         report = study_status(open_study(study))
-    except (FileNotFoundError, ValueError) as error:
+    except (Refusal, FileNotFoundError) as error:
         raise _refuse(error) from None
     if as_json:
         typer.echo(json.dumps(report.model_dump(), indent=2))
@@ -128,7 +127,7 @@ def export(study: Path = STUDY, out: Path = typer.Option(..., "--out", help="Fol
     try:
         opened = open_study(study)
         done = export_study(opened, out)
-    except (FileNotFoundError, ValueError) as error:
+    except (Refusal, FileNotFoundError) as error:
         raise _refuse(error) from None
     for run in done.runs:
         typer.echo(f"run {run}: score it with shopbench score {run}")
@@ -157,7 +156,7 @@ def serve(
 
     try:
         opened = open_study(study)
-    except (FileNotFoundError, ValueError) as error:
+    except (Refusal, FileNotFoundError) as error:
         raise _refuse(error) from None
     StudyServer(opened, host=host, port=port, max_participants=max_participants, public_url=public_url).serve()
 

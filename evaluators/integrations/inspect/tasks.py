@@ -23,6 +23,7 @@ from benchmarks.registry import BenchmarkSpec
 from evaluators.integrations.inspect.episodes import default_runs_dir, shared_environment
 from evaluators.integrations.inspect.scorers import qa_score, shoppingbench_score
 from evaluators.integrations.inspect.solvers import answer_question, shopping_agent
+from evaluators.parts import register_parts
 
 
 def question_task(spec: BenchmarkSpec, items: str | None = None, prompting: str | None = None,
@@ -84,3 +85,7 @@ def shoppingbench_task(
         scorer=shoppingbench_score(environment.world, embedder),
         metadata={"shopbench_run_dir": str(runs_dir), "benchmark": spec.name, "task_set": suite.task_set},
     )
+
+
+register_parts(kind="agentic", inspect_task=shoppingbench_task)
+register_parts(kind="qa", inspect_task=question_task)

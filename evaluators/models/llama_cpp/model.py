@@ -46,7 +46,7 @@ from evaluators.models.llama_cpp.loading import (
     threads_now,
 )
 from evaluators.models.llama_cpp.prompt import CHARS_PER_TOKEN, render_messages, trim_to_tokens
-from evaluators.models.registry import ModelOptions, register_backend
+from evaluators.models.options import ModelOptions
 
 EMBEDDED = "smollm2"
 REQUIRED_ONLY_DEFAULT = {EMBEDDED}
@@ -167,8 +167,6 @@ def _llama_cpp_version() -> str:
     return str(llama_cpp.__version__)
 
 
-@register_backend("llama-cpp", needs_argument=True, help="llama-cpp:<model.gguf | smollm2> (local, llama.cpp)",
-                  free=True, sdk="llama-cpp-python")
 def llama_cpp_model(rest: str, options: ModelOptions) -> ModelAPI:
     name, _, flag_text = rest.partition("?")
     flags = {flag for flag in flag_text.split(",") if flag}

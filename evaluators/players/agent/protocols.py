@@ -13,6 +13,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
+from benchmarks.errors import BadInput
 from benchmarks.shoppingbench.agent_prompts import (
     MALFORMED_NATIVE,
     MALFORMED_PAPER,
@@ -139,7 +140,7 @@ PROTOCOLS: dict[str, type[AgentProtocol]] = {"native": NativeProtocol, "paper": 
 
 def get_protocol(name: str) -> AgentProtocol:
     if name not in PROTOCOLS:
-        raise ValueError(f"unknown protocol {name!r}; choose one of {', '.join(PROTOCOLS)}")
+        raise BadInput(f"unknown protocol {name!r}; choose one of {', '.join(PROTOCOLS)}")
     return PROTOCOLS[name]()
 
 

@@ -1,15 +1,17 @@
 """The baselines, one namespace (registry.py): each name registered once, with one policy per episode format —
 agentic.py (tool calls: random, oracle, naive, heuristic) and questions.py (answers: random, majority).
 
-Importing the package registers them all, and the agentic policies as model specs too (the model registry names
-this package as the provider of `random`, `oracle`, `naive` and `heuristic`), so `--model heuristic` and
-`get_model("heuristic")` build the same player.
+Importing the package registers them all, and the agentic policies as model specs too (`random`, `oracle`, `naive`
+and `heuristic`), so `--model heuristic` and `get_model("heuristic")` build the same player. The model registry
+below knows nothing of them: whatever resolves model specs imports this package (the harness's `prepare_model`, the
+commands), and until it is imported `get_model("oracle")` is an unknown provider.
 """
 
 from __future__ import annotations
 
 from evaluators.models.base import ModelAPI
-from evaluators.models.registry import ModelOptions, register_backend
+from evaluators.models.options import ModelOptions
+from evaluators.models.registry import register_backend
 from evaluators.players.baselines import agentic, questions
 from evaluators.players.baselines.registry import (
     Baseline,

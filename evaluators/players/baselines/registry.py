@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from benchmarks.errors import BadInput
+
 Policy = Callable[..., Any]
 P = TypeVar("P", bound=Policy)
 
@@ -38,7 +40,7 @@ class Baseline:
         return "; ".join(self.helps.values())
 
 
-class NoSuchBaseline(ValueError):
+class NoSuchBaseline(BadInput):
     """The baseline has no policy for this benchmark's episode format."""
 
 

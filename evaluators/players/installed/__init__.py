@@ -7,17 +7,37 @@ of its own; the runner here starts the agent on it with its model calls going th
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from benchmarks.names import did_you_mean
-from benchmarks.registry import resolve
 from evaluators.players.installed.adapter import AgentAdapter, AgentSetupError
 from evaluators.players.installed.command import PREFIX, CommandAgent
 
-ADAPTERS: dict[str, str] = {
-    "claude-code": "evaluators.players.installed.claude_code:ClaudeCode",
-    "codex": "evaluators.players.installed.codex:Codex",
-    "qwen-code": "evaluators.players.installed.qwen_code:QwenCode",
+
+def _claude_code() -> type[AgentAdapter]:
+    from evaluators.players.installed.claude_code import ClaudeCode
+
+    return ClaudeCode
+
+
+def _codex() -> type[AgentAdapter]:
+    from evaluators.players.installed.codex import Codex
+
+    return Codex
+
+
+def _qwen_code() -> type[AgentAdapter]:
+    from evaluators.players.installed.qwen_code import QwenCode
+
+    return QwenCode
+
+
+ADAPTERS: dict[str, Callable[[], type[AgentAdapter]]] = {
+    "claude-code": _claude_code,
+    "codex": _codex,
+    "qwen-code": _qwen_code,
 }
-"""--agent NAME → its adapter ("module:class", imported when chosen)."""
+"""--agent NAME → a loader of its adapter class (its module is imported only when the agent is chosen)."""
 
 
 def get_adapter(name: str) -> AgentAdapter:
@@ -27,7 +47,7 @@ def get_adapter(name: str) -> AgentAdapter:
     if name not in ADAPTERS:
         raise AgentSetupError(f"unknown agent {name!r}.{did_you_mean(name, ADAPTERS)} Agents: {', '.join(ADAPTERS)}, "
                               f"or {PREFIX}TEMPLATE")
-    adapter: AgentAdapter = resolve(ADAPTERS[name])()
+    adapter: AgentAdapter = ADAPTERS[name]()()
     return adapter
 
 

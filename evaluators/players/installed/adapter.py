@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from benchmarks.errors import Refusal
 from mcp_server.protocol import SERVER_NAME
 
 MAX_EVENT_CHARS = 1024 * 1024
@@ -27,7 +28,7 @@ harness many times its size in memory."""
 VERSION = re.compile(r"\d+\.\d+(?:\.\d+)?(?:[-+.][0-9A-Za-z.-]+)?")
 
 
-class AgentSetupError(RuntimeError):
+class AgentSetupError(Refusal, RuntimeError):
     """The agent cannot be found, installed or started (one line saying what to do)."""
 
 

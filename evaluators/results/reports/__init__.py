@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks.errors import BadInput
 from benchmarks.jsonl import write_text_atomic
 from evaluators.results.reports.baseline import (
     Baseline,
@@ -95,7 +96,7 @@ def write_report(runs: list[ScoredRun], out_dir: Path, *, sizes: dict[tuple[str,
     overrides the task-set sizes looked up for the coverage check; `baseline` names the run every other is paired
     with (BaselineError when it names none, or several); `pairs` adds all pairs as a matrix."""
     if not runs:
-        raise ValueError("a report needs at least one run")
+        raise BadInput("a report needs at least one run")
     baselines = choose_baselines(runs, baseline)  # a bad --baseline is refused before anything is written
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -13,12 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.errors import BadInput
 from evaluators.results.reports.compare import Comparison, GroupComparison, compare, signed_text
 from evaluators.results.reports.tables import ReportTable, ScoredRun
 from evaluators.results.stats import Interval
 
 
-class BaselineError(ValueError):
+class BaselineError(BadInput):
     """`--baseline` names no run of the report, or more than one."""
 
 

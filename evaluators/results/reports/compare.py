@@ -17,8 +17,10 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, Field
 
+from benchmarks.errors import BadInput
 from benchmarks.registry import Aggregation
-from evaluators.results.reports.reading import Outcome, reader_for, registered
+from evaluators.results.reports.readers import reader_for
+from evaluators.results.reports.reading import Outcome, registered
 from evaluators.results.stats import (
     Interval,
     McNemar,
@@ -164,7 +166,7 @@ class Comparison(BaseModel):
 def compare(result_a: Any, result_b: Any, label_a: str = "A", label_b: str = "B") -> Comparison:
     """Pair two scored runs of one benchmark by task and compare them on every metric of `compared_metrics`."""
     if result_a.benchmark != result_b.benchmark:
-        raise ValueError(f"cannot pair runs of different benchmarks ({result_a.benchmark} vs {result_b.benchmark})")
+        raise BadInput(f"cannot pair runs of different benchmarks ({result_a.benchmark} vs {result_b.benchmark})")
     benchmark = result_a.benchmark
     if label_a == label_b:
         label_a, label_b = f"{label_a} (A)", f"{label_b} (B)"

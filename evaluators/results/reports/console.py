@@ -14,8 +14,10 @@ from evaluators.results.shoppingbench.failure import CATEGORIES
 from evaluators.results.trajectory_stats import STATISTICS
 
 if TYPE_CHECKING:
+    from evaluators.results.protocol import MetricRow
     from evaluators.results.questions import QAScoreResult
     from evaluators.results.shoppingbench.scorer import ShoppingBenchResult
+    from evaluators.results.stats import Interval
 
 FIELD_HEADERS = {"title": "title", "price": "price", "service": "serv.", "sku_attrs": "sku", "shop": "shop",
                  "budget": "budg.", "kw": "kw"}
@@ -150,11 +152,17 @@ HEADLINE_GROUPS = 9
 """More groups than this (Shopping MMLU's 57 tasks) are shown by their roll-ups (`skill:...`) and the overall."""
 
 
+def interval_text(row: MetricRow | Interval | None) -> str:
+    if row is None or row.value is None:
+        return "–"
+    if row.low is None or row.high is None:
+        return f"{row.value:.3f}"
+    return f"{row.value:.3f} [{row.low:.3f}, {row.high:.3f}]"
+
+
 def headline_table(result: Any) -> Table:
     """The run's headline, what `shopbench run` ends with: the primary metric per group (intent, task) and overall,
     with its 95% interval and n — the numbers `shopbench score` prints, which shows every other metric too."""
-    from evaluators.results.reports.tables import interval_text
-
     rows = [row for row in result.metric_rows() if row.metric == result.primary_metric]
     if len(rows) > HEADLINE_GROUPS:
         rows = [row for row in rows if ":" in row.group or row.group == "overall"]

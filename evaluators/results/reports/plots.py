@@ -20,6 +20,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from benchmarks.errors import BadInput
 from evaluators.results.reports.baseline import SIGNIFICANCE_TEXT, overall_of, significant
 from evaluators.results.reports.charts import Chart, Grid, Series, bar_chart, dot_chart, heatmap
 from evaluators.results.reports.compare import Comparison, GroupComparison
@@ -183,7 +184,7 @@ def paired_figure(comparisons: list[Comparison], metric: str | None = None,
     coloured elsewhere). A comparison that shares no task is left out (it has nothing to draw; its table says why)."""
     panels = [(c, chosen) for c in comparisons if c.shared and (chosen := _chosen(c, metric)) is not None]
     if not panels:
-        raise ValueError("no pair of runs shares a task with the metric to plot")
+        raise BadInput("no pair of runs shares a task with the metric to plot")
     if runs:  # in the leaderboard's order, as every other figure
         order = {run.label: index for index, run in enumerate(ranked(runs))}
         panels.sort(key=lambda panel: order.get(panel[0].a, len(order)))

@@ -1,15 +1,18 @@
-"""The built-in results readers (evaluators.parts): ShoppingBench's, whose results hold one TaskScore per episode,
-and the question benchmarks', whose results hold one ItemScore per item."""
+"""The built-in results readers, registered here as the kinds' defaults (evaluators.parts): ShoppingBench's, whose
+results hold one TaskScore per episode, and the question benchmarks', whose results hold one ItemScore per item; and
+`reader_for`, which finds a result's reader (so whoever asks has the built-ins)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from benchmarks.errors import BadInput
 from benchmarks.registry import BenchmarkSpec
+from evaluators.parts import parts_for, register_parts
 from evaluators.results.reports.audit import AuditResult, audit_run
 from evaluators.results.reports.console import question_renderables, shoppingbench_renderables
-from evaluators.results.reports.reading import ItemScoresReader, Outcome
+from evaluators.results.reports.reading import ItemScoresReader, Outcome, ResultsReader, registered
 
 if TYPE_CHECKING:
     from evaluators.results.shoppingbench.scorer import ShoppingBenchResult
@@ -27,7 +30,7 @@ class ShoppingBenchReader:
 
     def outcomes(self, result: ShoppingBenchResult, metric: str) -> list[Outcome]:
         if metric not in EPISODE_METRICS:
-            raise ValueError(f"{result.benchmark} compares ASR or CAR, not {metric!r}")
+            raise BadInput(f"{result.benchmark} compares ASR or CAR, not {metric!r}")
         return [Outcome(s.intent, s.task_id, s.epoch, float(s.value if metric == "ASR" else s.rule), metric == "ASR")
                 for s in result.scores]
 
@@ -77,3 +80,16 @@ class QuestionReader(ItemScoresReader):
 
     def render(self, result: Any) -> list[Any]:
         return question_renderables(result)
+
+
+register_parts(kind="agentic", results_reader=ShoppingBenchReader)
+register_parts(kind="qa", results_reader=QuestionReader)
+
+
+def reader_for(result: Any) -> ResultsReader:
+    """The results reader of the result's benchmark (one that reads item scores for a benchmark not registered)."""
+    spec = registered(result.benchmark)
+    if spec is None:
+        return ItemScoresReader(None)
+    reader: ResultsReader = parts_for(spec).load("results_reader")(spec)
+    return reader

@@ -1,5 +1,5 @@
 """How reports read a scored result, whatever its benchmark: they ask the benchmark's results reader (one of its parts
-in evaluators.parts) instead of branching on what kind of benchmark it is.
+in evaluators.parts; `readers.reader_for` finds it) instead of branching on what kind of benchmark it is.
 
 A reader answers, for one result: its per-task outcomes of a metric (what comparisons pair and plots draw), the
 items that carry no per-item value, the tasks it scored and their task set, the size of that task set, the grader
@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from benchmarks.registry import BenchmarkSpec, UnknownBenchmarkError, get_benchmark
-from evaluators.parts import parts_for
 
 if TYPE_CHECKING:
     from evaluators.results.reports.audit import AuditResult
@@ -71,15 +70,6 @@ def registered(benchmark: str) -> BenchmarkSpec | None:
         return get_benchmark(benchmark)
     except UnknownBenchmarkError:
         return None
-
-
-def reader_for(result: Any) -> ResultsReader:
-    """The results reader of the result's benchmark (one that reads item scores for a benchmark not registered)."""
-    spec = registered(result.benchmark)
-    if spec is None:
-        return ItemScoresReader(None)
-    reader: ResultsReader = parts_for(spec).load("results_reader")(spec)
-    return reader
 
 
 class ItemScoresReader:

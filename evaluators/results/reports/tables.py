@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from benchmarks.registry import OVERALL_AS_SCORED
 from evaluators.results.reports.compare import Comparison, TaskOutcome, aggregation, item_metrics, outcomes, per_task
-from evaluators.results.reports.reading import Outcome, reader_for, registered
+from evaluators.results.reports.console import interval_text
+from evaluators.results.reports.readers import reader_for
+from evaluators.results.reports.reading import Outcome, registered
 from evaluators.results.run_names import run_kind
 from evaluators.results.scoring import MetricRow, ScoreResult
 from evaluators.results.shoppingbench.failure import CATEGORIES
@@ -197,14 +199,6 @@ class ReportTable:
         table = (f"<div class='wide'><table{table_class}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
                  "</div>")
         return f"<h3>{html.escape(self.title)}</h3>{table}{note}"
-
-
-def interval_text(row: MetricRow | Interval | None) -> str:
-    if row is None or row.value is None:
-        return "–"
-    if row.low is None or row.high is None:
-        return f"{row.value:.3f}"
-    return f"{row.value:.3f} [{row.low:.3f}, {row.high:.3f}]"
 
 
 def runs_table(runs: list[ScoredRun]) -> ReportTable:

@@ -15,13 +15,14 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
+from benchmarks.errors import BadInput
 from benchmarks.jsonl import DataFileError, _short, json_type, read_jsonl
 from benchmarks.registry import BenchmarkSpec
 from benchmarks.shoppingbench.schema import INTENT_LABELS, INTENTS, Intent, Product, ShoppingTask
 from benchmarks.shoppingbench.tasks import OFFICIAL_SET, load_official
 from evaluators.results.embeddings import REFERENCE_MODEL, embedder_name, load_embedder
 from evaluators.results.episodes import read_run_episodes
-from evaluators.results.scoring import MetricRow, ScoreOptions
+from evaluators.results.protocol import MetricRow, ScoreOptions
 from evaluators.results.shoppingbench.catalog import ProductLookup, load_catalog_products
 from evaluators.results.shoppingbench.rules import PREDICTION_FIELDS, ids_to_look_up, score_task, title_pairs
 from evaluators.results.shoppingbench.task_score import TaskScore
@@ -337,7 +338,7 @@ class ShoppingBenchScorer:
 
     def score_predictions(self, predictions: Path, options: ScoreOptions) -> ShoppingBenchResult:
         if options.catalog is None:
-            raise ValueError("ShoppingBench predictions need --catalog CATALOG.jsonl (official document format)")
+            raise BadInput("ShoppingBench predictions need --catalog CATALOG.jsonl (official document format)")
         official: dict[str, list[ShoppingTask]] = defaultdict(list)
         for task in load_official():
             official[task.intent].append(task)

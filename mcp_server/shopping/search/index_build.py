@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
+from benchmarks.errors import BadInput
 from benchmarks.jsonl import DataFileError
 from mcp_server.processes import process_running
 from mcp_server.shopping.search import lucene_runtime
@@ -47,11 +48,11 @@ class LineIndexer(Protocol):
         """Fill this indexer's Lucene document from `parsed` and add it; called holding lucene_runtime.java_lock."""
 
 
-class BadRecord(ValueError):
+class BadRecord(BadInput):
     """A source line is not a valid record (reported as DataFileError naming the file and line)."""
 
 
-class DamagedIndexError(ValueError):
+class DamagedIndexError(BadInput):
     """An index folder Lucene cannot open (a file missing or cut short). Lucene's own report is a Java stack trace;
     this names the folder, the file when Lucene does, and how to rebuild it."""
 
