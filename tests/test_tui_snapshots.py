@@ -33,6 +33,27 @@ async def idle(pilot) -> None:
     await pilot.pause()
 
 
+def shopping_search(default_world, runs: Path, *, view: bool):
+    """A play app on a product task of the default world, and the steps that bring it to the snapshot: the task's
+    first target searched by its title from the search form (then the first result viewed, with `view`)."""
+    task = next(t for t in default_world.tasks("generated") if t.intent == "product")
+    app = PlayApp(build_play_server("shoppingbench", runs), runs, player="snap", task_id=task.task_id,
+                  clock=lambda: 0.0)
+
+    async def steps(pilot) -> None:
+        await until(pilot, lambda: isinstance(app.screen, ShoppingScreen) and app.focused is not None
+                    and app.focused.id == "q")
+        app.screen.query_one("#q").value = task.targets[0].title[0]
+        app.screen.query_one("#q").focus()
+        await pilot.press("enter")
+        await idle(pilot)
+        if view:
+            await pilot.press("v")
+            await idle(pilot)
+
+    return app, steps
+
+
 @pytest.fixture
 def runs(tmp_path: Path) -> tuple[Path, Path]:
     return (write_synthetic_run(tmp_path / "run-a", episodes=12, steps=6, agent="model-a"),
@@ -57,21 +78,8 @@ def test_replay_help(snap_compare, runs) -> None:
 
 
 def test_play_shopping_search(snap_compare, default_world, tmp_path: Path) -> None:
-    task = next(t for t in default_world.tasks("generated") if t.intent == "product")
-    app = PlayApp(build_play_server("shoppingbench", tmp_path / "runs"), tmp_path / "runs", player="snap",
-                  task_id=task.task_id, clock=lambda: 0.0)
-
-    async def search(pilot) -> None:
-        await until(pilot, lambda: isinstance(app.screen, ShoppingScreen) and app.focused is not None
-                    and app.focused.id == "q")
-        app.screen.query_one("#q").value = task.targets[0].title[0]
-        app.screen.query_one("#q").focus()
-        await pilot.press("enter")
-        await idle(pilot)
-        await pilot.press("v")
-        await idle(pilot)
-
-    assert snap_compare(app, terminal_size=SIZE, run_before=search)
+    app, search_and_view = shopping_search(default_world, tmp_path / "runs", view=True)
+    assert snap_compare(app, terminal_size=SIZE, run_before=search_and_view)
 
 
 def test_play_question(snap_compare, tmp_path: Path) -> None:
@@ -112,37 +120,13 @@ WIDTHS = {"80": (80, 40), "160": (160, 45)}
 def test_play_product_page_at_width(snap_compare, default_world, tmp_path: Path, width: str) -> None:
     """80 columns: the results lead with price and title, the product page opens over the screen, the key hints fit;
     160: every column, the page beside the basket."""
-    task = next(t for t in default_world.tasks("generated") if t.intent == "product")
-    app = PlayApp(build_play_server("shoppingbench", tmp_path / "runs"), tmp_path / "runs", player="snap",
-                  task_id=task.task_id, clock=lambda: 0.0)
-
-    async def view(pilot) -> None:
-        await until(pilot, lambda: isinstance(app.screen, ShoppingScreen) and app.focused is not None
-                    and app.focused.id == "q")
-        app.screen.query_one("#q").value = task.targets[0].title[0]
-        app.screen.query_one("#q").focus()
-        await pilot.press("enter")
-        await idle(pilot)
-        await pilot.press("v")
-        await idle(pilot)
-
-    assert snap_compare(app, terminal_size=WIDTHS[width], run_before=view)
+    app, search_and_view = shopping_search(default_world, tmp_path / "runs", view=True)
+    assert snap_compare(app, terminal_size=WIDTHS[width], run_before=search_and_view)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_play_results_at_width(snap_compare, default_world, tmp_path: Path, width: str) -> None:
-    task = next(t for t in default_world.tasks("generated") if t.intent == "product")
-    app = PlayApp(build_play_server("shoppingbench", tmp_path / "runs"), tmp_path / "runs", player="snap",
-                  task_id=task.task_id, clock=lambda: 0.0)
-
-    async def search(pilot) -> None:
-        await until(pilot, lambda: isinstance(app.screen, ShoppingScreen) and app.focused is not None
-                    and app.focused.id == "q")
-        app.screen.query_one("#q").value = task.targets[0].title[0]
-        app.screen.query_one("#q").focus()
-        await pilot.press("enter")
-        await idle(pilot)
-
+    app, search = shopping_search(default_world, tmp_path / "runs", view=False)
     assert snap_compare(app, terminal_size=WIDTHS[width], run_before=search)
 
 
