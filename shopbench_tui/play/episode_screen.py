@@ -1,7 +1,8 @@
 """The base of the screens a person plays an episode on. Attributes down, messages up: the app hands a screen the
 player's MCP session and the episode's clock when it builds it; the screen calls the episode's tools through that
 session and says so upwards (`EpisodeScreen.Acted`), and the app decides what follows (the end screen after the last
-step). A screen never assigns into its app or calls it."""
+step). A screen opens its own dialogs (`push_screen` with a callback: the dialog answers by being dismissed with its
+result) and otherwise neither assigns into its app nor calls it (tests/test_tui_messages.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ ToolCall = Callable[[str, dict[str, Any]], Awaitable[ToolReply]]
 
 class EpisodeScreen(Screen[None]):
     """A screen a person plays an episode on (mcp_server's tools, through `act`); which one plays a benchmark is
-    registered in shopbench_tui.play.screen_registry. Built by the app as `Screen(session, elapsed)`."""
+    registered in shopbench_tui.play.screen_registry, and the app builds it as `ScreenClass(session, elapsed)`
+(`PlayHost.episode_screen`)."""
 
     reveals_answer: ClassVar[bool] = False
     """After the episode the end screen also shows the item's correct answer (question items)."""
