@@ -14,23 +14,9 @@ from shopbench_tui.play.screens import QuestionScreen, ShoppingScreen
 from shopbench_tui.replay import ReplayApp
 from shopbench_tui.results import ResultsApp
 from shopbench_tui.testing import write_synthetic_run
+from tests.test_tui_play import settle, until
 
 SIZE = (150, 45)
-
-
-async def until(pilot, condition, limit: float = 60.0) -> None:
-    waited = 0.0
-    while not condition():
-        assert waited < limit, "the app did not get there"
-        await pilot.pause(0.05)
-        waited += 0.05
-
-
-async def idle(pilot) -> None:
-    """No tool call or scoring in flight (the connection worker lives as long as the app)."""
-    await pilot.pause()
-    await until(pilot, lambda: not any(w.is_running for w in pilot.app.workers if w.group != "connection"))
-    await pilot.pause()
 
 
 def shopping_search(default_world, runs: Path, *, view: bool):
@@ -46,10 +32,10 @@ def shopping_search(default_world, runs: Path, *, view: bool):
         app.screen.query_one("#q").value = task.targets[0].title[0]
         app.screen.query_one("#q").focus()
         await pilot.press("enter")
-        await idle(pilot)
+        await settle(pilot)
         if view:
             await pilot.press("v")
-            await idle(pilot)
+            await settle(pilot)
 
     return app, steps
 
@@ -108,7 +94,7 @@ def test_results_scoreboard(snap_compare, tmp_path: Path) -> None:
     asyncio.run(answer(tmp_path / "human-ana", "ana", {"sample-00": "1", "sample-01": "2", "sample-02": "0"}))
     asyncio.run(answer(tmp_path / "human-ben", "ben", {"sample-00": "0", "sample-01": "1"}))
     app = ResultsApp([tmp_path / "human-ana", tmp_path / "human-ben"])
-    assert snap_compare(app, terminal_size=SIZE, run_before=idle)
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
 
 
 # ---- the first hour: the screens at 80 and 160 columns -------------------------------------------------------------
@@ -148,7 +134,7 @@ def partial_runs(default_world, tmp_path_factory) -> list[Path]:
 @pytest.mark.parametrize("width", WIDTHS)
 def test_results_partial_coverage_at_width(snap_compare, partial_runs, width: str) -> None:
     """The leaderboard shows a partial run's coverage whole ("partial 4/400") right after the score."""
-    assert snap_compare(ResultsApp(partial_runs), terminal_size=WIDTHS[width], run_before=idle)
+    assert snap_compare(ResultsApp(partial_runs), terminal_size=WIDTHS[width], run_before=settle)
 
 
 @pytest.mark.parametrize("width", WIDTHS)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
+from textual import work
 from textual.message import Message
 from textual.screen import Screen
 
@@ -55,3 +56,11 @@ class EpisodeScreen(Screen[None]):
             bar.tick()
         self.post_message(self.Acted(tool, arguments, outcome))
         return outcome
+
+    @work(exclusive=True, group="tool")
+    async def finish_with(self, tool: str, arguments: dict[str, Any]) -> None:
+        """Take the step meant to end the episode (terminate, submit_answer); when the server refuses it, say why and
+        play on."""
+        outcome = await self.act(tool, arguments)
+        if outcome.is_error:
+            self.notify(outcome.text, severity="error")

@@ -242,15 +242,9 @@ class ShoppingScreen(EpisodeScreen):
     def action_terminate(self) -> None:
         def chosen(status: str | None) -> None:
             if status:
-                self.terminate(status)
+                self.finish_with("terminate", {"status": status})
 
         self.app.push_screen(TerminateScreen(), chosen)
-
-    @work(exclusive=True, group="tool")
-    async def terminate(self, status: str) -> None:
-        outcome = await self.act("terminate", {"status": status})
-        if outcome.is_error:
-            self.notify(outcome.text, severity="error")
 
 
 class ToolDialog(ModalScreen[None]):
@@ -468,13 +462,7 @@ class QuestionScreen(AnswerOptions[None], EpisodeScreen):
         self.query_one("#answer").focus()
 
     def answer_confirmed(self, answer: str) -> None:
-        self.submit(answer)
-
-    @work(exclusive=True, group="tool")
-    async def submit(self, answer: str) -> None:
-        outcome = await self.act("submit_answer", {"answer": answer})
-        if outcome.is_error:
-            self.notify(outcome.text, severity="error")
+        self.finish_with("submit_answer", {"answer": answer})
 
 
 class ConfirmScreen(ModalScreen[bool]):
