@@ -46,7 +46,7 @@ async def measure(run_dir: Path) -> tuple[tuple[float, float], list[tuple[float,
         load = (time.perf_counter() - started, time.process_time() - cpu_started)
         opens = []
         for number in range(REPEATS):
-            episode = app.episodes[number * 97]
+            episode = app.loaded.episodes[number * 97]
             begin, cpu_begin = time.perf_counter(), time.process_time()
             app.open_episode(episode)
 

@@ -14,23 +14,30 @@ from shopbench_tui.play.screens import QuestionScreen, ShoppingScreen
 from shopbench_tui.replay import ReplayApp
 from shopbench_tui.results import ResultsApp
 from shopbench_tui.testing import write_synthetic_run
+from tests.test_tui_play import settle, until
 
 SIZE = (150, 45)
 
 
-async def until(pilot, condition, limit: float = 60.0) -> None:
-    waited = 0.0
-    while not condition():
-        assert waited < limit, "the app did not get there"
-        await pilot.pause(0.05)
-        waited += 0.05
+def shopping_search(default_world, runs: Path, *, view: bool):
+    """A play app on a product task of the default world, and the steps that bring it to the snapshot: the task's
+    first target searched by its title from the search form (then the first result viewed, with `view`)."""
+    task = next(t for t in default_world.tasks("generated") if t.intent == "product")
+    app = PlayApp(build_play_server("shoppingbench", runs), runs, player="snap", task_id=task.task_id,
+                  clock=lambda: 0.0)
 
+    async def steps(pilot) -> None:
+        await until(pilot, lambda: isinstance(app.screen, ShoppingScreen) and app.focused is not None
+                    and app.focused.id == "q")
+        app.screen.query_one("#q").value = task.targets[0].title[0]
+        app.screen.query_one("#q").focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        if view:
+            await pilot.press("v")
+            await settle(pilot)
 
-async def idle(pilot) -> None:
-    """No tool call or scoring in flight (the connection worker lives as long as the app)."""
-    await pilot.pause()
-    await until(pilot, lambda: not any(w.is_running for w in pilot.app.workers if w.group != "connection"))
-    await pilot.pause()
+    return app, steps
 
 
 @pytest.fixture
@@ -57,21 +64,8 @@ def test_replay_help(snap_compare, runs) -> None:
 
 
 def test_play_shopping_search(snap_compare, default_world, tmp_path: Path) -> None:
-    task = next(t for t in default_world.tasks("generated") if t.intent == "product")
-    app = PlayApp(build_play_server("shoppingbench", tmp_path / "runs"), tmp_path / "runs", player="snap",
-                  task_id=task.task_id, clock=lambda: 0.0)
-
-    async def search(pilot) -> None:
-        await until(pilot, lambda: isinstance(app.screen, ShoppingScreen) and app.focused is not None
-                    and app.focused.id == "q")
-        app.screen.query_one("#q").value = task.targets[0].title[0]
-        app.screen.query_one("#q").focus()
-        await pilot.press("enter")
-        await idle(pilot)
-        await pilot.press("v")
-        await idle(pilot)
-
-    assert snap_compare(app, terminal_size=SIZE, run_before=search)
+    app, search_and_view = shopping_search(default_world, tmp_path / "runs", view=True)
+    assert snap_compare(app, terminal_size=SIZE, run_before=search_and_view)
 
 
 def test_play_question(snap_compare, tmp_path: Path) -> None:
@@ -100,7 +94,7 @@ def test_results_scoreboard(snap_compare, tmp_path: Path) -> None:
     asyncio.run(answer(tmp_path / "human-ana", "ana", {"sample-00": "1", "sample-01": "2", "sample-02": "0"}))
     asyncio.run(answer(tmp_path / "human-ben", "ben", {"sample-00": "0", "sample-01": "1"}))
     app = ResultsApp([tmp_path / "human-ana", tmp_path / "human-ben"])
-    assert snap_compare(app, terminal_size=SIZE, run_before=idle)
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
 
 
 # ---- the first hour: the screens at 80 and 160 columns -------------------------------------------------------------
@@ -112,37 +106,13 @@ WIDTHS = {"80": (80, 40), "160": (160, 45)}
 def test_play_product_page_at_width(snap_compare, default_world, tmp_path: Path, width: str) -> None:
     """80 columns: the results lead with price and title, the product page opens over the screen, the key hints fit;
     160: every column, the page beside the basket."""
-    task = next(t for t in default_world.tasks("generated") if t.intent == "product")
-    app = PlayApp(build_play_server("shoppingbench", tmp_path / "runs"), tmp_path / "runs", player="snap",
-                  task_id=task.task_id, clock=lambda: 0.0)
-
-    async def view(pilot) -> None:
-        await until(pilot, lambda: isinstance(app.screen, ShoppingScreen) and app.focused is not None
-                    and app.focused.id == "q")
-        app.screen.query_one("#q").value = task.targets[0].title[0]
-        app.screen.query_one("#q").focus()
-        await pilot.press("enter")
-        await idle(pilot)
-        await pilot.press("v")
-        await idle(pilot)
-
-    assert snap_compare(app, terminal_size=WIDTHS[width], run_before=view)
+    app, search_and_view = shopping_search(default_world, tmp_path / "runs", view=True)
+    assert snap_compare(app, terminal_size=WIDTHS[width], run_before=search_and_view)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_play_results_at_width(snap_compare, default_world, tmp_path: Path, width: str) -> None:
-    task = next(t for t in default_world.tasks("generated") if t.intent == "product")
-    app = PlayApp(build_play_server("shoppingbench", tmp_path / "runs"), tmp_path / "runs", player="snap",
-                  task_id=task.task_id, clock=lambda: 0.0)
-
-    async def search(pilot) -> None:
-        await until(pilot, lambda: isinstance(app.screen, ShoppingScreen) and app.focused is not None
-                    and app.focused.id == "q")
-        app.screen.query_one("#q").value = task.targets[0].title[0]
-        app.screen.query_one("#q").focus()
-        await pilot.press("enter")
-        await idle(pilot)
-
+    app, search = shopping_search(default_world, tmp_path / "runs", view=False)
     assert snap_compare(app, terminal_size=WIDTHS[width], run_before=search)
 
 
@@ -164,7 +134,7 @@ def partial_runs(default_world, tmp_path_factory) -> list[Path]:
 @pytest.mark.parametrize("width", WIDTHS)
 def test_results_partial_coverage_at_width(snap_compare, partial_runs, width: str) -> None:
     """The leaderboard shows a partial run's coverage whole ("partial 4/400") right after the score."""
-    assert snap_compare(ResultsApp(partial_runs), terminal_size=WIDTHS[width], run_before=idle)
+    assert snap_compare(ResultsApp(partial_runs), terminal_size=WIDTHS[width], run_before=settle)
 
 
 @pytest.mark.parametrize("width", WIDTHS)

@@ -8,8 +8,9 @@ from textual import work
 from textual.binding import Binding
 
 from shopbench_tui.help import show_help
-from shopbench_tui.play.host import EpisodeScreen, PlayHost
-from shopbench_tui.play.screen_registry import play_screen_for
+from shopbench_tui.play.episode_screen import EpisodeScreen
+from shopbench_tui.play.host import PlayHost
+from shopbench_tui.play.options import parse_options, with_option
 from shopbench_tui.play.screens import ConfirmQuitScreen, EndScreen, TaskPickerScreen
 from shopbench_tui.scores import EpisodeScore, episode_scores, score_run
 
@@ -25,7 +26,8 @@ HELP_NOTES = (
 class PlayApp(PlayHost):
     """`shopbench play`: connects to `server` (a shopbench MCPServer) with the official in-memory MCP client and
     lets a person take tasks through it, each on the screen registered for its benchmark
-    (shopbench_tui.play.screen_registry)."""
+    (shopbench_tui.play.screen_registry). Its screens ask through messages: a task chosen on the picker, another task
+    wanted on the end screen (the `on_…` handlers below), a step taken (PlayHost)."""
 
     CSS_PATH = "play.tcss"
     TITLE = "shopbench play"
@@ -48,7 +50,10 @@ class PlayApp(PlayHost):
         elif self.random_task:
             await self.begin(self.rng.choice(self.tasks))
         else:
-            await self.push_screen(TaskPickerScreen(self.tasks))
+            await self.push_screen(TaskPickerScreen(self.tasks, self.rng))
+
+    async def on_task_picker_screen_chosen(self, message: TaskPickerScreen.Chosen) -> None:
+        await self.begin(message.task)
 
     async def begin(self, task: dict[str, Any]) -> None:
         """Start the task through start_task and show its screen (an error keeps the player where they are)."""
@@ -64,8 +69,9 @@ class PlayApp(PlayHost):
         self.episode_id = None  # a given id names the first episode only
         self.answer = None
         self.started_at = self.clock()
-        self.played = play_screen_for(started["benchmark"])
-        await self.push_screen(self.played())
+        screen = self.episode_screen(started["benchmark"])
+        self.played = type(screen)
+        await self.push_screen(screen)
 
     async def finish(self) -> None:
         task = self.session.task or {}
@@ -88,8 +94,6 @@ class PlayApp(PlayHost):
         """The item's correct answer from the benchmark's own items (never from the server), looked up only now
         that the episode has ended and the player's answer is recorded."""
         from benchmarks.gold import correct_answer
-        from shopbench_tui.play.answers import with_option
-        from shopbench_tui.play.screens import parse_options
 
         options = parse_options(task.get("instruction", ""))
         try:
@@ -118,9 +122,10 @@ class PlayApp(PlayHost):
         if isinstance(self.screen, EndScreen):
             self.screen.show_score(score, note)
 
-    def another_task(self) -> None:
+    def on_end_screen_another_task(self, _: EndScreen.AnotherTask) -> None:
+        """Back to the tasks, or out when the task was given on the command line."""
         if self.tasks:
-            self.switch_screen(TaskPickerScreen(self.tasks))
+            self.switch_screen(TaskPickerScreen(self.tasks, self.rng))
         else:
             self.exit()
 

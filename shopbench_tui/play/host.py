@@ -1,6 +1,6 @@
-"""The play app as its screens see it: the player's MCP session, the step and time counters, and acting in the
-episode. `PlayApp` (play/app.py) adds the navigation between screens; the screens import this module, not the app,
-so neither imports the other."""
+"""What every app that plays episodes holds (`shopbench play`, and `shopbench study play` around it): the player's MCP
+session, the episode's clock, and what follows a step. Screens are handed what they show when they are built and
+post messages up (play/episode_screen.py); `PlayApp` (play/app.py) adds the navigation between them."""
 
 from __future__ import annotations
 
@@ -9,16 +9,15 @@ import random
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from mcp import Client
 from textual import work
 from textual.app import App
-from textual.screen import Screen
 
-from mcp_server.episode_client import ToolReply
+from shopbench_tui.play.episode_screen import EpisodeScreen
+from shopbench_tui.play.screen_registry import play_screen_for
 from shopbench_tui.play.session import PlaySession
-from shopbench_tui.play.widgets import StatusBar
 
 
 class PlayHost(App[None]):
@@ -75,44 +74,28 @@ class PlayHost(App[None]):
         """Show the first task, or the tasks to pick from."""
         raise NotImplementedError
 
-    async def begin(self, task: dict[str, Any]) -> None:
-        """Start the task through start_task and show its screen."""
-        raise NotImplementedError
-
     async def finish(self) -> None:
         """Show how the episode ended."""
         raise NotImplementedError
 
-    def another_task(self) -> None:
-        """Back to the tasks, or out."""
-        raise NotImplementedError
-
-    def step_counts(self) -> tuple[int, int]:
-        return self.session.steps, self.session.max_steps
-
     def elapsed(self) -> float:
+        """Seconds since the current task started (the status line's clock, handed to each episode screen)."""
         return self.clock() - self.started_at
 
-    async def act(self, tool: str, arguments: dict[str, Any]) -> ToolReply:
-        """One player action = one tool call; the status line updates, and the end screen follows the last step."""
-        outcome = await self.session.act(tool, arguments)
-        for screen in self.screen_stack:
-            for bar in screen.query(StatusBar):
-                bar.tick()
+    def episode_screen(self, benchmark: str) -> EpisodeScreen:
+        """The screen registered for the benchmark, handed the session and the clock of the episode just started."""
+        return play_screen_for(benchmark)(self.session, self.elapsed)
+
+    def on_episode_screen_acted(self, message: EpisodeScreen.Acted) -> None:
+        """A step of the episode was taken on its screen: a submitted answer is kept (the end screen and a study's
+        log show it), and after the last step the end follows (once this message is handled, not inside it)."""
+        if message.tool == "submit_answer":
+            self.answer = message.arguments.get("answer")
         if self.session.ended:
-            self.call_later(self.finish)  # not awaited here: the calling screen's worker dies with its screen
-        return outcome
+            self.call_later(self.finish)
 
     @property
     def episode_running(self) -> bool:
         """A task has been started and its episode has not ended."""
         return self._session is not None and self._session.task is not None and not self._session.ended
 
-
-class EpisodeScreen(Screen[None]):
-    """A screen a person plays an episode on (mcp_server's tools, through `PlayHost.act`); which one plays a
-    benchmark is registered in shopbench_tui.play.screen_registry."""
-
-    app: PlayHost
-    reveals_answer: ClassVar[bool] = False
-    """After the episode the end screen also shows the item's correct answer (question items)."""

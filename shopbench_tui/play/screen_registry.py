@@ -13,7 +13,7 @@ from typing import TypeVar
 
 from benchmarks.part_registry import PartRegistry
 from benchmarks.registry import get_benchmark
-from shopbench_tui.play.host import EpisodeScreen
+from shopbench_tui.play.episode_screen import EpisodeScreen
 
 BUILTINS = ("shopbench_tui.play.screens", "shopbench_tui.play.tools_screen")
 S = TypeVar("S", bound=type[EpisodeScreen])

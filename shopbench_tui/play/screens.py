@@ -1,23 +1,27 @@
 """The views of play: pick a task, shop (ShoppingBench), answer a question (QA benchmarks), and the end screen;
-plus the calculator, web search and terminate dialogs. Every action becomes a tool call through `PlayHost.act`."""
+plus the calculator, web search and terminate dialogs. Every action becomes a tool call through `EpisodeScreen.act`;
+what the app must do next goes up as a message (a task chosen, another task wanted), and a dialog answers the screen
+that opened it by being dismissed with its result."""
 
 from __future__ import annotations
 
 import html
-import re
-from typing import Any
+import random
+from typing import Any, TypeVar
 
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select, Static
 
-from shopbench_tui.play.host import EpisodeScreen, PlayHost
+from shopbench_tui.play.episode_screen import EpisodeScreen, ToolCall
+from shopbench_tui.play.options import parse_options
 from shopbench_tui.play.screen_registry import register_play_screen
-from shopbench_tui.play.widgets import BasketItem, BasketTable, SearchForm, StatusBar
+from shopbench_tui.play.widgets import BasketItem, BasketTable, SearchForm
 from shopbench_tui.scores import EpisodeScore
 from shopbench_tui.widgets import ObservationView, ProductTable, ScoreBreakdown
 
@@ -46,15 +50,22 @@ class ProductPage(ModalScreen[None]):
 
 
 class TaskPickerScreen(Screen):
-    """Every startable task of the chosen benchmark (ids and intents only); type to filter, Enter starts one."""
+    """Every startable task of the chosen benchmark (ids and intents only); type to filter, Enter starts one, r a
+    random one (drawn with `rng`, the app's seeded generator)."""
 
     BINDINGS = [Binding("slash", "focus_filter", "filter"), Binding("r", "random", "random task")]
     AUTO_FOCUS = "#tasks"
-    app: PlayHost
 
-    def __init__(self, tasks: list[dict[str, Any]]) -> None:
+    class Chosen(Message):
+        """The player chose this task (a list_tasks entry): the app starts it."""
+
+        def __init__(self, task: dict[str, Any]) -> None:
+            super().__init__()
+            self.task = task
+
+    def __init__(self, tasks: list[dict[str, Any]], rng: random.Random) -> None:
         super().__init__()
-        self.tasks, self.shown = tasks, tasks
+        self.tasks, self.shown, self.rng = tasks, tasks, rng
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -84,15 +95,15 @@ class TaskPickerScreen(Screen):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.query_one("#tasks").focus()
 
-    async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        await self.app.begin(self.shown[int(str(event.row_key.value))])
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.post_message(self.Chosen(self.shown[int(str(event.row_key.value))]))
 
     def action_focus_filter(self) -> None:
         self.query_one("#task-filter").focus()
 
-    async def action_random(self) -> None:
+    def action_random(self) -> None:
         if self.shown:
-            await self.app.begin(self.app.rng.choice(self.shown))
+            self.post_message(self.Chosen(self.rng.choice(self.shown)))
 
 
 NARROW = 120
@@ -119,9 +130,9 @@ class ShoppingScreen(EpisodeScreen):
     ]
 
     def compose(self) -> ComposeResult:
-        task = self.app.session.task or {}
+        task = self.session.task or {}
         yield Header()
-        yield StatusBar(self.app.step_counts, self.app.elapsed, self.app.session.player)
+        yield self.status_bar()
         yield Static(Text(task.get("instruction", "")), id="instruction")
         with Horizontal(id="shop-main"):
             yield SearchForm()
@@ -139,8 +150,6 @@ class ShoppingScreen(EpisodeScreen):
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        task = self.app.session.task or {}
-        self.sub_title = f"{task.get('task_id', '')} · {task.get('intent') or ''}"
         self.query_one("#q").focus()
 
     def on_resize(self) -> None:
@@ -165,7 +174,7 @@ class ShoppingScreen(EpisodeScreen):
 
     @work(exclusive=True, group="tool")
     async def search(self, arguments: dict[str, Any]) -> None:
-        outcome = await self.app.act("find_product", arguments)
+        outcome = await self.act("find_product", arguments)
         label = self.query_one("#results-label", Label)
         table = self.query_one("#results", ProductTable)
         if outcome.is_error:
@@ -189,7 +198,7 @@ class ShoppingScreen(EpisodeScreen):
 
     @work(exclusive=True, group="tool")
     async def view_product(self, product_id: str) -> None:
-        outcome = await self.app.act("view_product_information", {"product_ids": product_id})
+        outcome = await self.act("view_product_information", {"product_ids": product_id})
         if self.has_class("-narrow"):
             self.app.push_screen(ProductPage(outcome.observation, outcome.is_error))
             return
@@ -220,32 +229,26 @@ class ShoppingScreen(EpisodeScreen):
 
     @work(exclusive=True, group="tool")
     async def recommend(self, product_ids: str) -> None:
-        outcome = await self.app.act("recommend_product", {"product_ids": product_ids})
+        outcome = await self.act("recommend_product", {"product_ids": product_ids})
         style = "red" if outcome.is_error else "green"
         self.query_one("#last-action", Static).update(Text(f"recommend_product: {outcome.text}", style=style))
 
     def action_calculator(self) -> None:
-        self.app.push_screen(CalculatorScreen(self.query_one(BasketTable).product_ids()))
+        self.app.push_screen(CalculatorScreen(self.act, self.query_one(BasketTable).product_ids()))
 
     def action_web_search(self) -> None:
-        self.app.push_screen(WebSearchScreen())
+        self.app.push_screen(WebSearchScreen(self.act))
 
     def action_terminate(self) -> None:
         def chosen(status: str | None) -> None:
             if status:
-                self.terminate(status)
+                self.finish_with("terminate", {"status": status})
 
         self.app.push_screen(TerminateScreen(), chosen)
 
-    @work(exclusive=True, group="tool")
-    async def terminate(self, status: str) -> None:
-        outcome = await self.app.act("terminate", {"status": status})
-        if outcome.is_error:
-            self.notify(outcome.text, severity="error")
-
 
 class ToolDialog(ModalScreen[None]):
-    """A dialog whose calls are steps of the episode; escape closes it."""
+    """A dialog whose calls are steps of the episode, taken through `act` (the episode screen's); escape closes it."""
 
     DEFAULT_CSS = """
     ToolDialog { align: center middle; }
@@ -254,21 +257,24 @@ class ToolDialog(ModalScreen[None]):
     ToolDialog .row > * { width: 1fr; }
     """
     BINDINGS = [Binding("escape", "close", "close")]
-    app: PlayHost
+
+    def __init__(self, act: ToolCall) -> None:
+        super().__init__()
+        self.act = act
 
     def action_close(self) -> None:
         self.dismiss(None)
 
     async def show_outcome(self, tool: str, arguments: dict[str, Any]) -> None:
-        outcome = await self.app.act(tool, arguments)
+        outcome = await self.act(tool, arguments)
         await self.query_one(ObservationView).show(outcome.observation, outcome.is_error)
 
 
 class CalculatorScreen(ToolDialog):
     """calculate: an arithmetic expression, or the basket priced under a voucher."""
 
-    def __init__(self, basket_ids: str) -> None:
-        super().__init__()
+    def __init__(self, act: ToolCall, basket_ids: str) -> None:
+        super().__init__(act)
         self.basket_ids = basket_ids
 
     def compose(self) -> ComposeResult:
@@ -381,63 +387,26 @@ class TerminateScreen(ModalScreen[str | None]):
         self.dismiss(status or None)
 
 
-OPTION_LINE = re.compile(r"^\s*([A-Z]|\d{1,2})[.)]\s+(.+?)\s*$")
+Result = TypeVar("Result")
 
 
-INLINE_OPTION = re.compile(r"(?:^|\s)([A-D])\.\s+")
+class AnswerOptions(Screen[Result]):
+    """A question answered by its options, shared by the question screen and a study's label screen: the question
+    text and the options as buttons (HTML entities decoded for reading), an option's key (A–D, 0–9) or its button
+    answers, and every answer is confirmed first (one key must not end an episode by mistake; escape goes back).
+    The screen says what a confirmed answer does (`answer_confirmed`)."""
 
+    options: list[tuple[str, str]]
+    """(key, text) of each option, read from the question (`parse_options`)."""
 
-def parse_options(question: str) -> list[tuple[str, str]]:
-    """The answer options written into a question prompt: the last run of two or more "A. …" / "0. …" lines, or
-    else the last line holding "A. … B. …" inline (SessionIntentBench writes its options on one line)."""
-    runs: list[list[tuple[str, str]]] = [[]]
-    for line in question.splitlines():
-        match = OPTION_LINE.match(line)
-        if match:
-            runs[-1].append((match.group(1), match.group(2)))
-        elif runs[-1]:
-            runs.append([])
-    options = [run for run in runs if len(run) >= 2]
-    if options:
-        return options[-1]
-    for line in reversed(question.splitlines()):
-        marks = list(INLINE_OPTION.finditer(line))
-        letters = "".join(mark.group(1) for mark in marks)
-        if len(marks) >= 2 and "ABCD".startswith(letters):
-            ends = [mark.start() for mark in marks[1:]] + [len(line)]
-            return [(mark.group(1), line[mark.end():end].strip()) for mark, end in zip(marks, ends, strict=True)]
-    return []
-
-
-@register_play_screen(kind="qa")
-class QuestionScreen(EpisodeScreen):
-    """A question benchmark item: the question, its options as buttons (their keys answer), or a free-text box.
-    HTML entities in the item (`&quot;`, `&amp;`) are decoded for reading; what is submitted is the option's key or
-    the text as typed. Every answer is confirmed before it is submitted."""
-
-    BINDINGS = [Binding("ctrl+a", "focus_answer", "answer box", priority=True)]
-    reveals_answer = True
-
-    def compose(self) -> ComposeResult:
-        task = self.app.session.task or {}
-        self.options = parse_options(task.get("instruction", ""))
-        yield Header()
-        yield StatusBar(self.app.step_counts, self.app.elapsed, self.app.session.player)
+    def compose_question(self, question: str) -> ComposeResult:
+        """The question, scrollable, then a button per option (read here from the question)."""
+        self.options = parse_options(question)
         with VerticalScroll(id="question"):
-            yield Static(Text(html.unescape(task.get("instruction", ""))), id="question-text")
+            yield Static(Text(html.unescape(question)), id="question-text")
         with Vertical(id="options"):
             for key, text in self.options:
                 yield Button(f"{key}  {html.unescape(text)}", id=f"option-{key}", classes="option")
-        yield Input(placeholder="or type your answer and press enter (confirmed, then submit_answer)", id="answer")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        task = self.app.session.task or {}
-        self.sub_title = f"{task.get('task_id', '')} · {task.get('intent') or ''}"
-        if self.options:
-            self.query_one(".option").focus()
-        else:
-            self.query_one("#answer").focus()
 
     def on_key(self, event: events.Key) -> None:
         if isinstance(self.focused, Input):
@@ -447,8 +416,43 @@ class QuestionScreen(EpisodeScreen):
             event.stop()
             self.confirm(key)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    @on(Button.Pressed, ".option")
+    def option_pressed(self, event: Button.Pressed) -> None:
         self.confirm(str(event.button.id).removeprefix("option-"))
+
+    def confirm(self, answer: str) -> None:
+        def chosen(yes: bool | None) -> None:
+            if yes:
+                self.answer_confirmed(answer)
+
+        self.app.push_screen(ConfirmAnswerScreen(answer, dict(self.options).get(answer)), chosen)
+
+    def answer_confirmed(self, answer: str) -> None:
+        """What a confirmed answer (an option's key, or text as typed) does."""
+        raise NotImplementedError
+
+
+@register_play_screen(kind="qa")
+class QuestionScreen(AnswerOptions[None], EpisodeScreen):
+    """A question benchmark item: the question, its options as buttons (their keys answer), or a free-text box.
+    What is submitted is the option's key or the text as typed, once confirmed (AnswerOptions)."""
+
+    BINDINGS = [Binding("ctrl+a", "focus_answer", "answer box", priority=True)]
+    reveals_answer = True
+
+    def compose(self) -> ComposeResult:
+        task = self.session.task or {}
+        yield Header()
+        yield self.status_bar()
+        yield from self.compose_question(task.get("instruction", ""))
+        yield Input(placeholder="or type your answer and press enter (confirmed, then submit_answer)", id="answer")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.options:
+            self.query_one(".option").focus()
+        else:
+            self.query_one("#answer").focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.value.strip():
@@ -457,20 +461,8 @@ class QuestionScreen(EpisodeScreen):
     def action_focus_answer(self) -> None:
         self.query_one("#answer").focus()
 
-    def confirm(self, answer: str) -> None:
-        """Ask before submitting (one key must not end the episode by mistake); escape goes back to the question."""
-        def chosen(submit: bool | None) -> None:
-            if submit:
-                self.submit(answer)
-
-        self.app.push_screen(ConfirmAnswerScreen(answer, dict(self.options).get(answer)), chosen)
-
-    @work(exclusive=True, group="tool")
-    async def submit(self, answer: str) -> None:
-        self.app.answer = answer
-        outcome = await self.app.act("submit_answer", {"answer": answer})
-        if outcome.is_error:
-            self.notify(outcome.text, severity="error")
+    def answer_confirmed(self, answer: str) -> None:
+        self.finish_with("submit_answer", {"answer": answer})
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -527,7 +519,9 @@ class EndScreen(Screen):
     items), and the score breakdown."""
 
     BINDINGS = [Binding("q", "app.quit", "quit"), Binding("n", "another", "another task")]
-    app: PlayHost
+
+    class AnotherTask(Message):
+        """The player wants another task: the app shows the tasks again, or quits when it was given one."""
 
     def __init__(self, summary: str) -> None:
         super().__init__()
@@ -551,4 +545,4 @@ class EndScreen(Screen):
         self.query_one("#end-answer", Static).update(text)
 
     def action_another(self) -> None:
-        self.app.another_task()
+        self.post_message(self.AnotherTask())

@@ -5,6 +5,7 @@ in `shopbench play` without a line of TUI code."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -14,9 +15,9 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
-from shopbench_tui.play.host import EpisodeScreen
+from shopbench_tui.play.episode_screen import EpisodeScreen
 from shopbench_tui.play.screen_registry import register_play_screen
-from shopbench_tui.play.widgets import StatusBar
+from shopbench_tui.play.session import PlaySession
 from shopbench_tui.widgets import ObservationView
 
 
@@ -32,14 +33,14 @@ class ToolsScreen(EpisodeScreen):
     """
     BINDINGS = [Binding("ctrl+s", "call", "call the tool", priority=True)]
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, session: PlaySession, elapsed: Callable[[], float]) -> None:
+        super().__init__(session, elapsed)
         self.schemas: dict[str, dict[str, Any]] = {}
 
     def compose(self) -> ComposeResult:
-        task = self.app.session.task or {}
+        task = self.session.task or {}
         yield Header()
-        yield StatusBar(self.app.step_counts, self.app.elapsed, self.app.session.player)
+        yield self.status_bar()
         yield Static(Text(task.get("instruction", "")), id="instruction")
         tools = task.get("tools", [])
         yield Select([(name, name) for name in tools], value=tools[0], allow_blank=False, id="tool")
@@ -50,13 +51,11 @@ class ToolsScreen(EpisodeScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        task = self.app.session.task or {}
-        self.sub_title = f"{task.get('task_id', '')} · {task.get('intent') or ''}"
         self.load_schemas()
 
     @work(exclusive=True, group="schemas")
     async def load_schemas(self) -> None:
-        self.schemas = await self.app.session.tool_schemas()
+        self.schemas = await self.session.tool_schemas()
         await self.show_parameters(str(self.query_one("#tool", Select).value))
 
     @on(Select.Changed, "#tool")
@@ -99,7 +98,7 @@ class ToolsScreen(EpisodeScreen):
 
     @work(exclusive=True, group="tool")
     async def call(self, tool: str, arguments: dict[str, Any]) -> None:
-        outcome = await self.app.act(tool, arguments)
+        outcome = await self.act(tool, arguments)
         await self.query_one("#outcome", ObservationView).show(outcome.observation, outcome.is_error)
 
 

@@ -1,4 +1,5 @@
-"""The views of replay: the episode list, one episode, two episodes side by side, and the compare picker."""
+"""The views of replay: the episode list, one episode, two episodes side by side, and the compare picker. Each is
+handed the loaded runs when it is built and reads them; what it wants opened goes up to the app as a message."""
 
 from __future__ import annotations
 
@@ -6,28 +7,49 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Header, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from shopbench_tui.replay.browser import RunBrowser
+from shopbench_tui.replay.runs import LoadedRuns
 from shopbench_tui.runindex import EpisodeSummary
 from shopbench_tui.widgets import EpisodePane, EpisodeTable
 from shopbench_tui.widgets.episodes import matches
 from shopbench_tui.widgets.keyhints import KeyHints
 
 
-class EpisodeListScreen(Screen):
+class ReplayScreen(Screen):
+    """A view of the loaded runs. `app_keys`: the app's class, whose keys the key line lists after the screen's."""
+
+    def __init__(self, loaded: LoadedRuns, app_keys: type) -> None:
+        super().__init__()
+        self.loaded, self.app_keys = loaded, app_keys
+
+    def key_hints(self) -> KeyHints:
+        return KeyHints(type(self), self.app_keys)
+
+    def scores_changed(self) -> None:
+        """Scores arrived (the app scores the runs in a worker): show them."""
+
+
+class EpisodeListScreen(ReplayScreen):
     """Every episode of the loaded runs; type in the filter, Enter opens one."""
 
     BINDINGS = [
         Binding("slash", "focus_filter", "filter"),
         Binding("escape", "focus_table", "to list", show=False),
     ]
-    app: RunBrowser
 
-    def __init__(self, initial_filter: str = "") -> None:
-        super().__init__()
+    class Chosen(Message):
+        """The reader chose this episode: the app opens it."""
+
+        def __init__(self, episode: EpisodeSummary) -> None:
+            super().__init__()
+            self.episode = episode
+
+    def __init__(self, loaded: LoadedRuns, app_keys: type, initial_filter: str = "") -> None:
+        super().__init__(loaded, app_keys)
         self.initial_filter = initial_filter
         self.shown: list[EpisodeSummary] = []
 
@@ -37,21 +59,21 @@ class EpisodeListScreen(Screen):
         yield Input(self.initial_filter, placeholder="filter: words, or intent:shop status:terminated success:no "
                     "task:… player:… run:…", id="filter")
         yield EpisodeTable(id="episodes")
-        yield KeyHints(EpisodeListScreen, type(self.app))
+        yield self.key_hints()
 
     def on_mount(self) -> None:
-        self.query_one("#run-summary", Static).update(self.app.run_summary())
+        self.query_one("#run-summary", Static).update(self.loaded.summary())
         self.apply_filter(self.initial_filter)
         self.query_one(EpisodeTable).focus()
 
     def apply_filter(self, query: str) -> None:
-        scores = self.app.scores
-        self.shown = [e for e in self.app.episodes if matches(e, query, scores.get(e.key))]
-        self.query_one(EpisodeTable).show(self.shown, scores, self.app.pending_runs())
-        self.sub_title = f"{len(self.shown)} of {len(self.app.episodes)} episodes"
+        scores = self.loaded.scores
+        self.shown = [e for e in self.loaded.episodes if matches(e, query, scores.get(e.key))]
+        self.query_one(EpisodeTable).show(self.shown, scores, self.loaded.pending_runs())
+        self.sub_title = f"{len(self.shown)} of {len(self.loaded.episodes)} episodes"
 
     def scores_changed(self) -> None:
-        self.query_one("#run-summary", Static).update(self.app.run_summary())
+        self.query_one("#run-summary", Static).update(self.loaded.summary())
         self.apply_filter(self.query_one("#filter", Input).value)
 
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -64,7 +86,7 @@ class EpisodeListScreen(Screen):
         key = event.row_key.value
         if key is None:  # never: EpisodeTable.show keys every row by its index
             raise ValueError("an episode row without a key")
-        self.app.open_episode(self.shown[int(key)])
+        self.post_message(self.Chosen(self.shown[int(key)]))
 
     def action_focus_filter(self) -> None:
         self.query_one("#filter", Input).focus()
@@ -73,7 +95,7 @@ class EpisodeListScreen(Screen):
         self.query_one(EpisodeTable).focus()
 
 
-class EpisodeScreen(Screen):
+class EpisodeScreen(ReplayScreen):
     """One episode: its steps on the left, the selected step on the right, the score breakdown above."""
 
     BINDINGS = [
@@ -82,41 +104,47 @@ class EpisodeScreen(Screen):
         Binding("n", "step(1)", "next step"),
         Binding("p", "step(-1)", "previous step"),
     ]
-    app: RunBrowser
 
-    def __init__(self, episode: EpisodeSummary) -> None:
-        super().__init__()
+    class Compare(Message):
+        """The reader wants these two episodes of one task side by side: the app opens them."""
+
+        def __init__(self, left: EpisodeSummary, right: EpisodeSummary) -> None:
+            super().__init__()
+            self.left, self.right = left, right
+
+    def __init__(self, loaded: LoadedRuns, app_keys: type, episode: EpisodeSummary) -> None:
+        super().__init__(loaded, app_keys)
         self.episode = episode
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield EpisodePane(self.episode)
-        yield KeyHints(EpisodeScreen, type(self.app))
+        yield self.key_hints()
 
     def on_mount(self) -> None:
         self.sub_title = self.episode.episode_id
         self.scores_changed()
 
     def scores_changed(self) -> None:
-        self.query_one(EpisodePane).show_score(*self.app.score_of(self.episode))
+        self.query_one(EpisodePane).show_score(*self.loaded.score_of(self.episode))
 
     def action_step(self, delta: int) -> None:
         self.query_one(EpisodePane).move_step(delta)
 
     def action_compare(self) -> None:
-        others = self.app.same_task(self.episode)
+        """With the only other episode of the task, or the one picked from them."""
+        others = self.loaded.same_task(self.episode)
         if not others:
             self.notify(f"No other episode of task {self.episode.task_id} in the loaded runs; give a second run: "
                         "shopbench replay RUN1 RUN2", severity="warning")
             return
         if len(others) == 1:
-            if self.app.readable(self.episode, others[0]):
-                self.app.push_screen(CompareScreen(self.episode, others[0]))
+            self.post_message(self.Compare(self.episode, others[0]))
             return
 
         def chosen(other: EpisodeSummary | None) -> None:
-            if other is not None and self.app.readable(self.episode, other):
-                self.app.push_screen(CompareScreen(self.episode, other))
+            if other is not None:
+                self.post_message(self.Compare(self.episode, other))
 
         self.app.push_screen(ComparePicker(self.episode, others), chosen)
 
@@ -148,7 +176,7 @@ class ComparePicker(ModalScreen[EpisodeSummary | None]):
         self.dismiss(None)
 
 
-class CompareScreen(Screen):
+class CompareScreen(ReplayScreen):
     """Two episodes of the same task side by side; n/p move both step lists together."""
 
     BINDINGS = [
@@ -156,10 +184,9 @@ class CompareScreen(Screen):
         Binding("n", "step(1)", "both: next step"),
         Binding("p", "step(-1)", "both: previous step"),
     ]
-    app: RunBrowser
 
-    def __init__(self, left: EpisodeSummary, right: EpisodeSummary) -> None:
-        super().__init__()
+    def __init__(self, loaded: LoadedRuns, app_keys: type, left: EpisodeSummary, right: EpisodeSummary) -> None:
+        super().__init__(loaded, app_keys)
         self.left, self.right = left, right
 
     def compose(self) -> ComposeResult:
@@ -167,15 +194,15 @@ class CompareScreen(Screen):
         with Horizontal():
             yield EpisodePane(self.left, label="A · ", classes="compact", id="left")
             yield EpisodePane(self.right, label="B · ", classes="compact", id="right")
-        yield KeyHints(CompareScreen, type(self.app))
+        yield self.key_hints()
 
     def on_mount(self) -> None:
         self.sub_title = f"task {self.left.task_id}"
         self.scores_changed()
 
     def scores_changed(self) -> None:
-        self.query_one("#left", EpisodePane).show_score(*self.app.score_of(self.left))
-        self.query_one("#right", EpisodePane).show_score(*self.app.score_of(self.right))
+        self.query_one("#left", EpisodePane).show_score(*self.loaded.score_of(self.left))
+        self.query_one("#right", EpisodePane).show_score(*self.loaded.score_of(self.right))
 
     def action_step(self, delta: int) -> None:
         for pane in self.query(EpisodePane):

@@ -25,7 +25,6 @@ from evaluators.studies.progress import EventName, StudyEvent, read_progress, re
 from mcp_server.suites import NotPlayable
 from mcp_server.trajectory import episode_path, read_trajectory
 from shopbench_tui.play.host import PlayHost
-from shopbench_tui.play.screen_registry import play_screen_for
 from shopbench_tui.play.screens import ConfirmQuitScreen
 from shopbench_tui.play.session import PlaySession
 from shopbench_tui.play.widgets import StatusBar
@@ -167,7 +166,7 @@ class StudyApp(PlayHost):
         except ValueError as error:
             await self.show(MessageScreen("Cannot start this task", f"{error}\n\nPlease tell the study's organiser."))
             return
-        await self.show(play_screen_for(started["benchmark"])())
+        await self.show(self.episode_screen(started["benchmark"]))
 
     def labelled(self, answer: str | None) -> None:
         self.answer = answer
@@ -227,12 +226,6 @@ class StudyApp(PlayHost):
 
     async def open_first_task(self) -> None:  # the path decides what comes first
         await self.advance()
-
-    async def begin(self, task: dict[str, Any]) -> None:
-        await self.play()
-
-    def another_task(self) -> None:
-        self.call_later(self.advance)
 
 
 def role_of(step: Step) -> str:

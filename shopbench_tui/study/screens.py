@@ -4,10 +4,7 @@ annotation study (the question screen's options and confirmation, without an epi
 
 from __future__ import annotations
 
-import html
-
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -15,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Static
 
 from evaluators.studies.annotation import LabelItem
-from shopbench_tui.play.screens import ConfirmAnswerScreen, parse_options
+from shopbench_tui.play.screens import AnswerOptions
 from shopbench_tui.play.widgets import StatusBar
 
 
@@ -81,42 +78,24 @@ class MessageScreen(Screen[None]):
         yield Footer()
 
 
-class LabelScreen(Screen[str]):
-    """An item to label: its text, the options as buttons (their keys answer), every answer confirmed first; the
-    clock runs in the status line."""
+class LabelScreen(AnswerOptions[str]):
+    """An item to label: its text, the options as buttons (their keys answer), every answer confirmed first
+    (AnswerOptions) and then the screen's result; the clock runs in the status line."""
 
     def __init__(self, item: LabelItem, heading: str, status: StatusBar) -> None:
         super().__init__()
         self.item, self.heading, self.status = item, heading, status
-        self.options = parse_options(item.text)
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield self.status
         yield Static(Text(self.heading, style="bold"))
-        with VerticalScroll(id="question"):
-            yield Static(Text(html.unescape(self.item.text)), id="question-text")
-        with Vertical(id="options"):
-            for key, text in self.options:
-                yield Button(f"{key}  {html.unescape(text)}", id=f"option-{key}", classes="option")
+        yield from self.compose_question(self.item.text)
         yield Footer()
 
     def on_mount(self) -> None:
         if self.options:
             self.query_one(".option").focus()
 
-    def on_key(self, event: events.Key) -> None:
-        key = (event.character or "").upper()
-        if key and any(key == option for option, _ in self.options):
-            event.stop()
-            self.confirm(key)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.confirm(str(event.button.id).removeprefix("option-"))
-
-    def confirm(self, answer: str) -> None:
-        def chosen(submit: bool | None) -> None:
-            if submit:
-                self.dismiss(answer)
-
-        self.app.push_screen(ConfirmAnswerScreen(answer, dict(self.options).get(answer)), chosen)
+    def answer_confirmed(self, answer: str) -> None:
+        self.dismiss(answer)
