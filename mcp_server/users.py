@@ -1,0 +1,48 @@
+"""Who answers an agent's questions in a conversational episode: the protocols between a suite's `ask_user` tool and
+whatever plays the user (a deterministic simulator, a model, a person).
+
+A command's `--user` / `--user-model` / `--as-user` choose a `UserSource`; a suite makes one `User` per episode from
+its task's profile (`for_profile`), and each `ask_user` call is one `answer`. The answer's text is what the agent
+reads; its `UserTurn` is recorded with the step (mcp_server.episodes) and never shown. Nothing here knows shopping:
+ShoppingBench's profile and rules user are in benchmarks.shoppingbench.conversation and
+mcp_server.shopping.conversation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from mcp_server.trajectory import UserTurn
+
+
+@dataclass(frozen=True)
+class UserAnswer:
+    """One answer of the user: returned by a tool runner, recorded by `Episode.call`."""
+
+    text: str
+    """What the agent reads (the ask_user observation)."""
+    turn: UserTurn
+    """Recorded with the step, never shown."""
+
+
+class User(Protocol):
+    """The user of one episode, holding its task's profile."""
+
+    def answer(self, question: str) -> UserAnswer: ...
+
+
+class UserSource(Protocol):
+    """What a command chose to play the user: makes one User per episode and says what the manifest records."""
+
+    name: str
+    """"rules" | "model:<spec>" | "person"."""
+
+    def parameters(self) -> dict[str, Any]:
+        """What decides its answers, for the run's manifest (seed, temperature, a hash of its rules or guidelines,
+        the model's identity)."""
+        ...
+
+    def for_profile(self, profile: Any) -> User:
+        """The user of one episode, answering from its task's profile (the suite's own type)."""
+        ...
