@@ -48,10 +48,15 @@ class BenchmarkOptions:
     items: Path | None = None
     prompting: str | None = None
     shots: int | None = None
+    user: str | None = None
+    """Who answers `ask_user` (`--user rules`): the task set played as a conversation; None, as it is."""
+    stated: int | None = None
+    """A conversation's opener states this many constraints (None: 1)."""
 
 
 OPTION_FLAGS = {"world": "--world", "task_set": "--tasks", "protocol": "--protocol", "max_steps": "--max-steps",
-                "items": "--items", "prompting": "--prompting", "shots": "--shots"}
+                "items": "--items", "prompting": "--prompting", "shots": "--shots", "user": "--user",
+                "stated": "--stated"}
 """BenchmarkOptions field → the flag that sets it."""
 
 
@@ -141,4 +146,18 @@ def environment_options(config: RunConfig) -> dict[str, Any]:
     and for each Ray worker (evaluators.harness.ray_worker), so both serve the same tasks the same way."""
     options = config.options
     return {"task_set": options.task_set, "items": options.items, "prompting": options.prompting,
-            "shots": options.shots or 0, "seed": config.decoding.seed, "max_steps": options.max_steps}
+            "shots": options.shots or 0, "seed": config.decoding.seed, "max_steps": options.max_steps,
+            **conversation_options(options.user, options.stated)}
+
+
+def conversation_options(user: str | None, stated: int | None) -> dict[str, Any]:
+    """open_environment's `user` and `stated` for `--user NAME --stated N` ({} without --user: the task sets as
+    they are); --stated alone is refused, an unknown user is mcp_server.users.UnknownUser."""
+    if user is None:
+        if stated is not None:
+            raise RunOptionError("--stated sets how much a conversation's opener says: it needs --user (e.g. "
+                                 "--user rules)")
+        return {}
+    from mcp_server.users import user_source
+
+    return {"user": user_source(user), "stated": 1 if stated is None else stated}

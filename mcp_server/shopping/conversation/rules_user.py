@@ -32,7 +32,7 @@ from benchmarks.shoppingbench.conversation.wording import (
     stable_index,
 )
 from mcp_server.trajectory import UserTurn
-from mcp_server.users import UserAnswer
+from mcp_server.users import UserAnswer, register_user_source
 
 QUESTIONS = Path(__file__).with_name("questions.toml")
 RULES_NAME = "rules"
@@ -181,3 +181,4 @@ class RulesUserSource:
 
 
 RULES = RulesUserSource()
+register_user_source(RULES_NAME, lambda: RULES)
