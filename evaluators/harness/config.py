@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluators.players.question import Decoding
+from mcp_server.users import conversation_options
 
 
 class RunOptionError(ValueError):
@@ -148,16 +149,3 @@ def environment_options(config: RunConfig) -> dict[str, Any]:
     return {"task_set": options.task_set, "items": options.items, "prompting": options.prompting,
             "shots": options.shots or 0, "seed": config.decoding.seed, "max_steps": options.max_steps,
             **conversation_options(options.user, options.stated)}
-
-
-def conversation_options(user: str | None, stated: int | None) -> dict[str, Any]:
-    """open_environment's `user` and `stated` for `--user NAME --stated N` ({} without --user: the task sets as
-    they are); --stated alone is refused, an unknown user is mcp_server.users.UnknownUser."""
-    if user is None:
-        if stated is not None:
-            raise RunOptionError("--stated sets how much a conversation's opener says: it needs --user (e.g. "
-                                 "--user rules)")
-        return {}
-    from mcp_server.users import user_source
-
-    return {"user": user_source(user), "stated": 1 if stated is None else stated}

@@ -43,8 +43,8 @@ def register(app: typer.Typer) -> None:
         import anyio
 
         from benchmarks.jsonl import DataFileError
-        from evaluators.harness.config import conversation_options
         from mcp_server.suites import NotPlayable, UnknownTaskSet
+        from mcp_server.users import conversation_options
         from shopbench_tui.play import play as run_play
         from shopbench_tui.play.runner import build_play_server
 
