@@ -172,3 +172,23 @@ def test_the_same_question_gets_the_same_answer_in_another_process() -> None:
 def test_the_source_records_its_rules() -> None:
     assert RULES.name == "rules"
     assert RULES.parameters() == {"user_rules_sha256": rules().digest} and len(rules().digest) == 64
+
+
+def test_a_question_about_one_of_several_items_is_answered_for_that_item() -> None:
+    def price(item: int, value: str) -> Constraint:
+        return Constraint(f"{item}.price", "price", item, "price", value)
+
+    two = UserProfile("shop-x", ("a sunscreen lotion", "a moisturizer"), (),
+                      (price(0, "at least 10 PHP"), price(1, "at most 20 PHP")), "I need two things.")
+    cases = UserProfile("shop-y", ("a case", "a case"), (), (price(0, "at least 1 PHP"), price(1, "at most 2 PHP")),
+                        "I need two cases.")
+    for profile, question, keys in (
+        (two, "What's your budget?", ["0.price", "1.price"]),
+        (two, "What's your budget for the moisturizer?", ["1.price"]),
+        (two, "What's your budget for the sunscreen?", ["0.price"]),
+        (two, "And the price of the second one?", ["1.price"]),
+        (cases, "What's your budget for the second case?", ["1.price"]),
+        (cases, "What should the first case cost?", ["0.price"]),
+    ):
+        answer = RulesUser(profile).answer(question)
+        assert answer.turn.disclosed == keys, (question, answer.text)

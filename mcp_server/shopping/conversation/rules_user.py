@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -109,6 +110,10 @@ class RulesUser:
         self._label_patterns = [_whole(label) for label in self._labels]
         self._kind_patterns = [_whole(kind) for kind in self._kinds]
         self._kinds_out = _any_of(self._kinds)
+        shared = Counter(word for kind in set(self._kinds) for word in set(kind.split()))
+        self._kind_words = [[_whole(word, plural=True) for word in kind.split() if len(word) > 3 and shared[word] == 1]
+                            for kind in self._kinds]
+        """Each item's words no other item's kind has ("sunscreen" of "sunscreen lotion")."""
         self._names_out = _any_of([c.name.lower() for c in profile.constraints if c.kind in ("option", "attribute")])
         kind_words = {word for kind in self._kinds for word in kind.split()}
         self._heads = {c.key: _whole(head, plural=True) for c in profile.constraints
@@ -153,7 +158,7 @@ class RulesUser:
 
     def _items(self, question: str) -> set[int]:
         """The items a (lower-cased) question is about: those it names as the shopper does ("the ring", "the second
-        case"), else those it names by kind or place, else all."""
+        case"), else those it names by kind or place, else by a word only its kind has, else all."""
         count = len(self.profile.items)
         if count < 2:
             return set(range(count))
@@ -169,6 +174,8 @@ class RulesUser:
                 index = place % count
                 same = [i for i in named if self._kinds[i] == self._kinds[index]]
                 named = (named - set(same)) | {index} if same or not named else named | {index}
+        if not named:  # "the sunscreen" for "a sunscreen lotion"
+            named = {i for i in range(count) if any(word.search(question) for word in self._kind_words[i])}
         return named or set(range(count))
 
     def _turn(self, text: str, asked: list[Constraint], *, understood: bool = True) -> UserAnswer:
