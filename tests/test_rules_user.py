@@ -110,7 +110,9 @@ def test_every_constraint_kind_asked_in_several_phrasings_is_answered_from_the_p
         for constraint in profile.held:
             if constraint.kind in ("option", "attribute") and constraint.name.isdigit():
                 continue  # a key that is a bare number names nothing a shopper could ask about
-            for question in questions_for(constraint):
+            guess = (f"Should the {constraint.name} be {constraint.value}?",) if constraint.kind in (
+                "option", "attribute") and constraint.sayable and len(constraint.value) > 2 else ()
+            for question in (*questions_for(constraint), *guess):  # three ways, and by its value
                 check_answer(task, user, constraint, about(question, profile, constraint), held)
             kinds.add(constraint.kind)
     assert kinds == {"option", "attribute", "service", "price", "shop", "budget", "voucher"}

@@ -105,19 +105,26 @@ class RulesUser:
 
     def __post_init__(self) -> None:
         profile, count = self.profile, len(self.profile.items)
+        # How the items are named: as the shopper does ("the second case"), by kind, after a preposition ("... for
+        # the movement"), and by the words only one item's kind has ("sunscreen" of "sunscreen lotion").
         self._labels = [item_label(profile.items, index) for index in range(count)]
         self._kinds = [item.split(" ", 1)[1].lower() for item in profile.items]
         self._label_patterns = [_whole(label) for label in self._labels]
         self._kind_patterns = [_whole(kind) for kind in self._kinds]
-        self._kinds_out = _any_of(self._kinds)
+        self._asked_for = [re.compile(rf"(?<![\w-])(?:for|about|of|on|regarding) {re.escape(label)}(?![\w-])")
+                           for label in self._labels]
         shared = Counter(word for kind in set(self._kinds) for word in set(kind.split()))
         self._kind_words = [[_whole(word, plural=True) for word in kind.split() if len(word) > 3 and shared[word] == 1]
                             for kind in self._kinds]
-        """Each item's words no other item's kind has ("sunscreen" of "sunscreen lotion")."""
+        self._kinds_out = _any_of(self._kinds)
         self._names_out = _any_of([c.name.lower() for c in profile.constraints if c.kind in ("option", "attribute")])
+        # How a detail is asked about besides its topic: by its key's head word, or by its very value ("Do you want
+        # it in beige?": the shopper confirms what it is).
         kind_words = {word for kind in self._kinds for word in kind.split()}
         self._heads = {c.key: _whole(head, plural=True) for c in profile.constraints
                        if (head := _head_word(c, self.rules.generic_words, kind_words))}
+        self._values = {c.key: _whole(c.value) for c in profile.constraints
+                        if c.kind in ("option", "attribute") and c.sayable and len(c.value) > 2}
         self._holds = {topic.name: [c for c in profile.constraints if topic.holds(c)] for topic in self.rules.topics}
         self._general = _general_answer(profile, self.rules)
 
@@ -142,8 +149,8 @@ class RulesUser:
         return self._turn(" ".join(sentences), asked)
 
     def _asked(self, question: str, items: set[int]) -> tuple[list[Constraint], list[str]]:
-        """The constraints of these items (and the task-wide ones) the question asks about, by topic or by a
-        detail's own name, and the topics it asks about that hold none of them."""
+        """The constraints of these items (and the task-wide ones) the question asks about — by topic, by a detail's
+        own name, or by its very value — and the topics it asks about that hold none of them."""
         asked: list[Constraint] = []
         empty: list[str] = []
         for topic in self.rules.topics:
@@ -153,7 +160,7 @@ class RulesUser:
                 if not held:
                     empty.append(topic.name)
         asked += [c for c in self.profile.constraints if (c.item is None or c.item in items) and c not in asked
-                  and c.key in self._heads and self._heads[c.key].search(question)]
+                  and any(c.key in found and found[c.key].search(question) for found in (self._heads, self._values))]
         return asked, empty
 
     def _items(self, question: str) -> set[int]:
@@ -165,7 +172,9 @@ class RulesUser:
         labelled = _longest({i for i in range(count) if self._label_patterns[i].search(question)}, self._labels)
         if len(labelled) > 1 and self._names_out:  # "the belt styles for the men": a detail's name holds a kind
             stripped = self._names_out.sub(" ", question)
-            labelled = {i for i in labelled if self._label_patterns[i].search(stripped)}
+            labelled = {i for i in labelled if self._label_patterns[i].search(stripped)} or labelled
+        if len(labelled) > 1:  # "the watch dial size ... for the movement"
+            labelled = {i for i in labelled if self._asked_for[i].search(question)} or labelled
         if labelled:
             return labelled
         named = _longest({i for i in range(count) if self._kind_patterns[i].search(question)}, self._kinds)
