@@ -45,3 +45,16 @@ def test_verifiers_and_inspect_take_the_user(default_world, tmp_path: Path) -> N
                               runs=str(tmp_path / "inspect"), user="rules", stated=0)
     openers = {t.task_id: profile.opener for t, profile in profiles(generated_tasks(default_world), stated=0)}
     assert len(task.dataset) == 100 and all(sample.input == openers[sample.id] for sample in task.dataset)
+
+
+def test_serve_and_play_refuse_stated_without_a_user_and_an_unknown_user(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from shopbench.cli import app
+
+    commands = (["serve", "--runs", str(tmp_path / "s")], ["play", "--player", "ana", "--runs", str(tmp_path / "p")])
+    for command in commands:
+        for extra, said in ((["--stated", "1"], "needs --user"), (["--user", "robot"], "no user 'robot'")):
+            result = CliRunner().invoke(app, [*command, *extra], catch_exceptions=False)
+            assert result.exit_code == 2 and said in result.output, (command, extra, result.output)
+    assert not any(tmp_path.iterdir())
