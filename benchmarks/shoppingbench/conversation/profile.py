@@ -218,11 +218,22 @@ def _product(target: Target, products: Mapping[str, Product]) -> Product:
 
 
 def _with_article(words: str) -> str:
-    """"a polo shirt", "an umbrella", "some tea bags" (a plural kind takes "some")."""
-    head = words.split(" ")[-1]
-    if ENGLISH.singular_noun(head) or head in ("jeans", "pants", "shorts", "sunglasses", "headphones"):
+    """"a polo shirt", "an LED strip light", "some tea bags", "some ground coffee" (a plural or mass kind takes
+    "some"; an acronym is written and read as one)."""
+    words = " ".join(word.upper() if word in ACRONYMS else word for word in words.split())
+    head = words.split(" ")[-1].lower()
+    if ENGLISH.singular_noun(head) or head in PLURAL_OR_MASS:
         return f"some {words}"
+    if words.split(" ")[0].lower() in ACRONYMS:
+        return f"{'an' if words[0] in 'AEFHILMNORSX' else 'a'} {words}"
     return ENGLISH.a(words)
+
+
+ACRONYMS = frozenset(("led", "usb", "tpu", "rgb", "pc", "abs", "lcd", "hdmi", "ssd", "hdd", "uv"))
+PLURAL_OR_MASS = frozenset(("jeans", "pants", "shorts", "sunglasses", "headphones", "earphones", "coffee", "rice",
+                            "tea", "sugar", "honey", "milk", "oil", "powder", "perfume", "cologne", "paste", "sauce",
+                            "flour", "juice", "shampoo", "conditioner", "soap", "chocolate", "cereal", "food"))
+"""Kinds that take "some": plurals inflect does not see as such, and mass nouns."""
 
 
 def _tie(seed: int, task_id: str, key: str) -> str:

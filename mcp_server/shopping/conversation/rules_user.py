@@ -111,8 +111,8 @@ class RulesUser:
         self._kinds = [item.split(" ", 1)[1].lower() for item in profile.items]
         self._label_patterns = [_whole(label) for label in self._labels]
         self._kind_patterns = [_whole(kind) for kind in self._kinds]
-        self._asked_for = [re.compile(rf"(?<![\w-])(?:for|about|of|on|regarding) {re.escape(label)}(?![\w-])")
-                           for label in self._labels]
+        self._asked_for = [re.compile(rf"(?<![\w-])(?:for|about|of|on|regarding) {re.escape(label)}(?![\w-])",
+                                      re.IGNORECASE) for label in self._labels]
         shared = Counter(word for kind in set(self._kinds) for word in set(kind.split()))
         self._kind_words = [[_whole(word, plural=True) for word in kind.split() if len(word) > 3 and shared[word] == 1]
                             for kind in self._kinds]
