@@ -16,7 +16,7 @@ import pytest
 
 from benchmarks.shoppingbench.conversation.profile import Constraint, UserProfile, item_label
 from benchmarks.shoppingbench.conversation.wording import NO_PREFERENCE, NOT_UNDERSTOOD, UNSAYABLE, read_answer
-from mcp_server.shopping.conversation.rules_user import RULES, RulesUser, rules
+from mcp_server.shopping.conversation.rules_user import QUESTIONS, RULES, RulesUser, rules
 from tests._conversation import generated_tasks, official_tasks, profiles, secrets
 
 TOPIC_QUESTIONS = {
@@ -194,3 +194,15 @@ def test_a_question_about_one_of_several_items_is_answered_for_that_item() -> No
     ):
         answer = RulesUser(profile).answer(question)
         assert answer.turn.disclosed == keys, (question, answer.text)
+
+
+def test_a_broken_questions_file_is_one_line_naming_it(tmp_path) -> None:
+    good = QUESTIONS.read_text(encoding="utf-8")
+    for name, text, said in (("toml", "general = [", "not valid TOML"),
+                             ("key", good.replace('name = "the colour"\n', ""), "lacks 'name'"),
+                             ("regex", good.replace("'hues?'", "'hues?('"), "not a regular expression")):
+        path = tmp_path / f"{name}.toml"
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(ValueError, match=said) as raised:
+            rules(path)
+        assert str(path) in str(raised.value) and "\n" not in str(raised.value)

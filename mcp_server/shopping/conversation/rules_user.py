@@ -83,16 +83,24 @@ def _words(patterns: list[str]) -> re.Pattern[str]:
 
 @cache
 def rules(path: Path = QUESTIONS) -> Rules:
-    """The question rules, loaded once per process."""
+    """The question rules, loaded once per process; a file that cannot be read as rules is a ValueError in one line
+    naming it and what is wrong."""
     text = path.read_text(encoding="utf-8")
-    data: dict[str, Any] = tomllib.loads(text)
-    topics = tuple(
-        Topic(name=entry["name"], pattern=_words(entry["patterns"]),
-              keys=tuple(re.compile(key, re.IGNORECASE) for key in entry.get("keys", ())),
-              kinds=frozenset(entry.get("kinds", ())), services=frozenset(entry.get("services", ())))
-        for entry in data["topic"])
-    return Rules(topics, _words(data["general"]), frozenset(data["generic_key_words"]),
-                 hashlib.sha256(text.encode("utf-8")).hexdigest())
+    try:
+        data: dict[str, Any] = tomllib.loads(text)
+        topics = tuple(
+            Topic(name=entry["name"], pattern=_words(entry["patterns"]),
+                  keys=tuple(re.compile(key, re.IGNORECASE) for key in entry.get("keys", ())),
+                  kinds=frozenset(entry.get("kinds", ())), services=frozenset(entry.get("services", ())))
+            for entry in data["topic"])
+        return Rules(topics, _words(data["general"]), frozenset(data["generic_key_words"]),
+                     hashlib.sha256(text.encode("utf-8")).hexdigest())
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"{path}: not valid TOML ({error})") from None
+    except KeyError as error:
+        raise ValueError(f"{path}: a topic or the file lacks {error.args[0]!r}") from None
+    except re.error as error:
+        raise ValueError(f"{path}: a pattern is not a regular expression ({error})") from None
 
 
 @dataclass
