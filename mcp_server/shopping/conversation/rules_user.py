@@ -22,7 +22,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from benchmarks.shoppingbench.conversation.profile import ORDINALS, Constraint, UserProfile, about_item, item_label
+from benchmarks.shoppingbench.conversation.profile import (
+    ORDINALS,
+    Constraint,
+    UserProfile,
+    about_item,
+    distinct_facts,
+    item_label,
+)
 from benchmarks.shoppingbench.conversation.wording import (
     ASK_ME,
     NO_PREFERENCE,
@@ -151,7 +158,7 @@ class RulesUser:
         asked.sort(key=self.profile.constraints.index)
         sentences = [about_item(say(c, stable_index(f"{lowered}\0{c.key}", 3)) if c.sayable else
                                 UNSAYABLE.format(name=c.name), self.profile.items, c.item)
-                     for c in asked]
+                     for c in distinct_facts(asked)]
         if empty:
             sentences.append(NO_PREFERENCE.format(topic=listing(empty)))
         return self._turn(" ".join(sentences), asked)
