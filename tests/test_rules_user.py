@@ -11,8 +11,11 @@ import os
 import re
 import subprocess
 import sys
+from functools import cache
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from benchmarks.shoppingbench.conversation.profile import Constraint, UserProfile, item_label
 from benchmarks.shoppingbench.conversation.wording import NO_PREFERENCE, NOT_UNDERSTOOD, UNSAYABLE, read_answer
@@ -206,3 +209,29 @@ def test_a_broken_questions_file_is_one_line_naming_it(tmp_path) -> None:
         with pytest.raises(ValueError, match=said) as raised:
             rules(path)
         assert str(path) in str(raised.value) and "\n" not in str(raised.value)
+
+
+FUZZ_WORDS = ["what", "colour", "size", "the", "second", "budget", "for", "brand", "cash", "shop", "voucher",
+              "anything", "else", "?", "(", "[", "\\", "*", "mm", "ring", "case", "50", "bags", "lazmall", "free",
+              "shipping", "one", "sale"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(words=st.lists(st.sampled_from(FUZZ_WORDS), max_size=12), noise=st.text(max_size=20),
+       index=st.integers(min_value=0, max_value=10_000))
+def test_any_question_is_answered_and_says_only_what_it_discloses(words, noise, index, default_world) -> None:
+    every = fuzz_profiles(default_world)
+    _, profile = every[index % len(every)]
+    question = " ".join(words) + noise
+    answer = RulesUser(profile).answer(question)
+    again = RulesUser(profile).answer(question)
+    assert (answer.text, answer.turn) == (again.text, again.turn)
+    said = {value for _, value in read_answer(answer.text)}
+    assert said == {c.value for c in profile.constraints if c.key in answer.turn.disclosed}
+    assert answer.turn.understood or (answer.text == NOT_UNDERSTOOD and not answer.turn.asked_about)
+
+
+@cache
+def fuzz_profiles(world) -> list:
+    """Every generated task's profile and a fifth of the official ones', all held back."""
+    return profiles(generated_tasks(world), stated=0) + profiles(official_tasks()[::5], stated=0)
