@@ -34,7 +34,15 @@ from evaluators.results.scoring import MetricRow, ScoreOptions
 from mcp_server.protocol import TaskListing
 from mcp_server.suite_registry import register_suite
 from mcp_server.suites import SuiteOptions, UnknownTaskSet
-from mcp_server.toolbox import Arguments, Effect, EpisodeTool, ToolCallError, tool_table, validate_arguments
+from mcp_server.toolbox import (
+    Arguments,
+    Effect,
+    EpisodeTool,
+    ToolCallError,
+    ToolRunner,
+    tool_table,
+    validate_arguments,
+)
 from mcp_server.trajectory import AgentInfo, AgentKind, episode_path, read_manifest, read_trajectory
 
 NAME = "tiny-sandbox"
@@ -137,6 +145,9 @@ class ScalesSuite:
 
     def open_sandbox(self) -> Scales:
         return Scales()
+
+    def episode_sandbox(self, task_id: str, shared: ToolRunner) -> ToolRunner:
+        return shared
 
     def unavailable_reason(self) -> str | None:
         return None

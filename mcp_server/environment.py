@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_server.protocol import TaskListing
 from mcp_server.suite_registry import build_suites
-from mcp_server.suites import SuiteOptions, SuiteWorld, TaskSuite, check_playable
+from mcp_server.suites import NotPlayable, SuiteOptions, SuiteWorld, TaskSuite, check_playable
 
 if TYPE_CHECKING:
     from mcp_server.background_sandboxes import BackgroundSandboxes
     from mcp_server.server import ShopbenchServer
+    from mcp_server.users import UserSource
 
 
 @dataclass
@@ -85,6 +86,8 @@ def open_environment(
     single_client: bool = False,
     background: bool = False,
     build_world: bool = True,
+    user: UserSource | None = None,
+    stated: int = 1,
 ) -> Environment:
     """The environment for these registered benchmarks: their suites, the world the agentic ones need (opened from
     `world`, or the default world) and, on first use, the server writing episodes under `runs_dir`.
@@ -95,10 +98,15 @@ def open_environment(
     client; `background` opens the server's sandboxes in a thread (see Environment). `build_world=False` refuses
     (WorldNotBuilt) to spend a minute building the default world when it is missing. Unknown names raise
     UnknownBenchmarkError; bad data DataFileError; a missing world FileNotFoundError, a missing task set
-    UnknownTaskSet. Nothing is written here."""
+    UnknownTaskSet. `user` (who answers `ask_user`: `--user`, `--user-model`, `--as-user`) plays the task sets that
+    can be conversations as such, their openers stating `stated` constraints. Nothing is written here."""
     served = SuiteOptions(world=world, task_set=task_set, items=items, prompting=prompting, shots=shots, seed=seed,
-                          build_world=build_world)
+                          build_world=build_world, user=user, stated=stated)
     opened, suites = build_suites(list(benchmarks), served)
+    if user is not None and not any(getattr(suite, "user", None) is user for suite in suites):
+        names = ", ".join(suite.benchmark for suite in suites)
+        raise NotPlayable(f"--user: {names} cannot be played as a conversation (no task set of it holds back what "
+                          "the user wants)")
     return Environment(suites=suites, world=opened, runs_dir=Path(runs_dir), max_steps=max_steps,
                        agent_defaults=dict(agent_defaults or {}), single_client=single_client,
                        background=background)

@@ -38,6 +38,7 @@ from mcp_server.trajectory import (
     StepEvent,
     TrajectoryWriter,
     Usage,
+    UserTurn,
     episode_path,
     manifest_lock,
     now,
@@ -45,6 +46,7 @@ from mcp_server.trajectory import (
     write_failure_reason,
     write_manifest,
 )
+from mcp_server.users import UserAnswer
 
 logger = logging.getLogger(__name__)
 
@@ -98,9 +100,9 @@ class Episode:
             raise EpisodeError("max_steps must be at least 1")
         max_steps = min(max_steps, suite.max_steps) if suite.max_steps else max_steps
         self.suite, self.listing, self.max_steps = suite, listing, max_steps
-        self.sandbox = sandbox if sandbox is not None else suite.open_sandbox()
+        self.sandbox = suite.episode_sandbox(task_id, sandbox if sandbox is not None else suite.open_sandbox())
         """Where the tool calls run: the one given (a server shares one between the episodes of a suite), else a new
-        one of the suite's."""
+        one of the suite's, with the suite's per-episode tools on top (a conversational task's user)."""
         self._tools: dict[str, EpisodeTool] = dict(suite.tools)
         self.episode_id = _checked_episode_id(episode_id) if episode_id else new_episode_id(task_id, epoch)
         self.runs_dir = Path(runs_dir)
@@ -170,8 +172,12 @@ class Episode:
             if self.end is not None:
                 return StepResult(self._over_message(), self.status, is_error=True)
             started = now()
+            user: UserTurn | None = None
             try:
                 observation, is_error = self._run(tool, arguments), False
+                if isinstance(observation, UserAnswer):  # ask_user: the agent reads the text, the turn is recorded
+                    answer: UserAnswer = observation
+                    observation, user = answer.text, answer.turn
             except ToolCallError as error:
                 observation, is_error = str(error), True
             except Exception as error:  # a sandbox fault is the harness's, but the agent still gets an answer
@@ -185,6 +191,7 @@ class Episode:
                 is_error=is_error,
                 thought=thought,
                 usage=usage,
+                user=user,
                 started_at=started,
                 ended_at=now(),
             )

@@ -20,6 +20,7 @@ from benchmarks.errors import BadInput, Refusal
 from benchmarks.names import did_you_mean
 from mcp_server.protocol import TaskListing
 from mcp_server.toolbox import EpisodeTool, ToolRunner
+from mcp_server.users import UserSource
 
 if TYPE_CHECKING:
     from benchmarks.qa import Demonstrations
@@ -90,6 +91,11 @@ class TaskSuite(Protocol):
         episodes."""
         ...
 
+    def episode_sandbox(self, task_id: str, shared: ToolRunner) -> ToolRunner:
+        """Where one episode's calls run: `shared` (the suite's sandbox), or a runner over it with the episode's own
+        tools (a conversational ShoppingBench task: `ask_user`, answered by that task's user)."""
+        ...
+
     def unavailable_reason(self) -> str | None:
         """Why episodes cannot start on this suite right now (e.g. its world is not imported), or None."""
         ...
@@ -114,6 +120,11 @@ class SuiteOptions:
     seed: int = 0
     build_world: bool = True
     """False: a default world not built yet is an error (e.g. world_build.WorldNotBuilt), not a minute's build."""
+    user: UserSource | None = None
+    """Who answers `ask_user` (`--user`, `--user-model`, `--as-user`): set, the suites that can be played as a
+    conversation are (ShoppingBench: the opener holds back constraints); None, today's task sets."""
+    stated: int = 1
+    """A conversation's opener states this many constraints besides the product kind (`--stated`)."""
     opened: SuiteWorld | None = field(default=None, init=False)
     """The world once a suite has opened it, shared by the other suites of the command."""
 

@@ -66,7 +66,8 @@ def tool_table(*tools: EpisodeTool) -> dict[str, EpisodeTool]:
 
 class ToolRunner(Protocol):
     """Where a suite's tool calls run: validates a call and returns its observation (JSON-able), or raises
-    ToolCallError for a malformed one."""
+    ToolCallError for a malformed one. A call answered by the episode's user (`ask_user`) returns a
+    mcp_server.users.UserAnswer: `Episode.call` shows its text and records its turn with the step."""
 
     def call(self, tool: str, arguments: Any) -> Any: ...
 

@@ -91,6 +91,23 @@ class MalformedTurn(BaseModel):
     """What was wrong with it (no call, bad JSON, unknown tool, ...)."""
 
 
+class UserTurn(BaseModel):
+    """The user's side of an `ask_user` step in a conversational episode: who answered and what the answer did
+    (recorded with the step, never shown to the agent; the agent reads only the answer text, the observation)."""
+
+    user: str
+    """Who answered: "rules" (the deterministic simulator), "model:<spec>" (a model playing the user), "person"."""
+    disclosed: list[str] = Field(default_factory=list)
+    """The keys of the profile's constraints the answer disclosed."""
+    asked_about: list[str] = Field(default_factory=list)
+    """The keys of the constraints the question was mapped to."""
+    understood: bool = True
+    """False when the user could not map the question to anything it decides (counted as unanswered)."""
+    simulator_error: str | None = None
+    """Set when a simulated user's answer broke the profile (contradicted it, or revealed what was not asked): such
+    episodes are reported apart, not scored with the others."""
+
+
 class StepEvent(BaseModel):
     event: Literal["step"] = "step"
     index: int
@@ -106,6 +123,9 @@ class StepEvent(BaseModel):
     usage: Usage | None = None
     malformed: MalformedTurn | None = None
     """Set when the step is a malformed model turn: `observation` is then the feedback the model was shown."""
+    user: UserTurn | None = Field(default=None, exclude_if=lambda value: value is None)
+    """Set on an `ask_user` step: the user's side of it. Left out of the file when None, so trajectories without a
+    conversation read byte for byte as before."""
     started_at: datetime = Field(default_factory=now)
     ended_at: datetime = Field(default_factory=now)
 

@@ -80,7 +80,7 @@ class Player:
 
 
 class AgentPlayer(Player):
-    options = ("world", "task_set", "protocol", "max_steps")
+    options = ("world", "task_set", "protocol", "max_steps", "user", "stated")
     prompting_option = "protocol"
     plays = "an agentic benchmark"
     baselines_are_models = True
@@ -94,6 +94,7 @@ class AgentPlayer(Player):
         self.protocol = get_protocol(config.options.protocol or spec.promptings[0])
         self.max_steps = config.options.max_steps
         """None: the server's step limit (the environment's default)."""
+        self.conversational = config.options.user is not None
         self.seed = decoding.seed
         self.generate = GenerateConfig(temperature=0.0 if decoding.temperature is None else decoding.temperature,
                                        max_tokens=decoding.max_tokens or 1024, top_p=decoding.top_p,
@@ -125,7 +126,7 @@ class AgentPlayer(Player):
         return {"protocol": self.protocol.name, "max_steps": max_steps, **self.generate.model_dump()}
 
     def prompts(self) -> dict[str, str]:
-        return self.protocol.prompts()
+        return self.protocol.prompts(conversational=self.conversational)
 
     def counters(self) -> dict[str, Any]:
         return self.prepared.counters()
