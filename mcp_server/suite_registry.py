@@ -13,13 +13,14 @@ says which tools a server hosting them lists.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from benchmarks.errors import BadInput
 from benchmarks.part_registry import PartRegistry
 from benchmarks.registry import BenchmarkSpec, get_benchmark
 from mcp_server.suites import SuiteOptions, SuiteWorld, TaskSuite
 from mcp_server.toolbox import EpisodeTool
+from mcp_server.users import USER_SOURCES, UnknownUser, UserSource
 
 BUILTINS: tuple[str, ...] = ("mcp_server.shopping.suite", "mcp_server.qa_suites")
 """Modules whose import registers the built-in suites, in the order their tools are listed."""
@@ -92,3 +93,25 @@ def known_tool(name: str) -> bool:
     """Whether any registered suite has a tool of this name (a call to it is "not available in this episode"
     rather than "unknown")."""
     return any(name in factory.tools for factory in SUITES.entries())
+
+
+def user_source(name: str) -> UserSource:
+    """The user source `--user NAME` chose; UnknownUser, in one line, for a name none registered."""
+    SUITES.entries()  # the built-in suites' modules register their users (ShoppingBench's: the rules user)
+    if name not in USER_SOURCES:
+        raise UnknownUser(f"no user {name!r}: --user takes {', '.join(sorted(USER_SOURCES))}")
+    return USER_SOURCES[name]()
+
+
+def conversation_options(user: str | None, stated: int | None) -> dict[str, Any]:
+    """open_environment's `user` and `stated` for `--user NAME --stated N`, the same on every face (run, serve, play,
+    Inspect, Gym, verifiers); {} without a user: the task sets as they are. `--stated` alone, or below 0, is a
+    ValueError in one line; an unknown user is UnknownUser."""
+    if user is None:
+        if stated is not None:
+            raise BadInput("--stated sets how much a conversation's first message says: it needs --user (e.g. "
+                             "--user rules)")
+        return {}
+    if stated is not None and stated < 0:
+        raise BadInput(f"--stated must be 0 or more, not {stated}")
+    return {"user": user_source(user), "stated": 1 if stated is None else stated}

@@ -62,27 +62,3 @@ TUI, a plugin) with `register_user_source`."""
 def register_user_source(name: str, factory: Callable[[], UserSource]) -> None:
     """Make `--user NAME` choose the source `factory()` makes (registering a name again replaces it)."""
     USER_SOURCES[name] = factory
-
-
-def user_source(name: str) -> UserSource:
-    """The user source `--user NAME` chose; UnknownUser, in one line, for a name none registered."""
-    from mcp_server.suite_registry import SUITES
-
-    SUITES.entries()  # the built-in suites' modules register their users (ShoppingBench's: the rules user)
-    if name not in USER_SOURCES:
-        raise UnknownUser(f"no user {name!r}: --user takes {', '.join(sorted(USER_SOURCES))}")
-    return USER_SOURCES[name]()
-
-
-def conversation_options(user: str | None, stated: int | None) -> dict[str, Any]:
-    """open_environment's `user` and `stated` for `--user NAME --stated N`, the same on every face (run, serve, play,
-    Inspect, Gym, verifiers); {} without a user: the task sets as they are. `--stated` alone, or below 0, is a
-    ValueError in one line; an unknown user is UnknownUser."""
-    if user is None:
-        if stated is not None:
-            raise BadInput("--stated sets how much a conversation's first message says: it needs --user (e.g. "
-                             "--user rules)")
-        return {}
-    if stated is not None and stated < 0:
-        raise BadInput(f"--stated must be 0 or more, not {stated}")
-    return {"user": user_source(user), "stated": 1 if stated is None else stated}

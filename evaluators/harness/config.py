@@ -17,7 +17,7 @@ from typing import Any
 
 from benchmarks.errors import BadInput
 from evaluators.players.question import Decoding
-from mcp_server.users import conversation_options
+from mcp_server.suite_registry import conversation_options
 
 
 class RunOptionError(BadInput):

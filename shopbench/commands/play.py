@@ -43,7 +43,7 @@ def register(app: typer.Typer) -> None:
         import anyio
 
         from benchmarks.errors import Refusal
-        from mcp_server.users import conversation_options
+        from mcp_server.suite_registry import conversation_options
         from shopbench_tui.play import play as run_play
         from shopbench_tui.play.runner import build_play_server
 

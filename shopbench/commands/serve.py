@@ -81,8 +81,8 @@ def register(app: typer.Typer) -> None:
         from mcp_server.environment import open_environment
         from mcp_server.http_limits import HttpLimits, open_file_problem, raise_open_file_limit
         from mcp_server.shopping.world_build import WorldNotBuilt
+        from mcp_server.suite_registry import conversation_options
         from mcp_server.transports import endpoint_url, is_loopback, serve_http, serve_stdio, stdout_to_stderr
-        from mcp_server.users import conversation_options
 
         limits = HttpLimits(max_sessions=max_sessions, session_idle_timeout_s=session_idle_timeout,
                             request_timeout_s=request_timeout)

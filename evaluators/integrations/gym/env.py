@@ -44,8 +44,8 @@ from mcp_server.episodes import Episode, StepResult
 from mcp_server.shopping.suite import ShoppingSuite
 from mcp_server.shopping.tools import Sandbox
 from mcp_server.shopping.world import World
+from mcp_server.suite_registry import conversation_options
 from mcp_server.trajectory import AgentInfo, read_trajectory
-from mcp_server.users import conversation_options
 
 BENCHMARK = "shoppingbench"
 """The registered benchmark this environment plays (by name: importing its registration module directly would

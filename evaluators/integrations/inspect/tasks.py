@@ -24,7 +24,7 @@ from evaluators.integrations.inspect.episodes import default_runs_dir, shared_en
 from evaluators.integrations.inspect.scorers import qa_score, shoppingbench_score
 from evaluators.integrations.inspect.solvers import answer_question, shopping_agent
 from evaluators.parts import register_parts
-from mcp_server.users import conversation_options
+from mcp_server.suite_registry import conversation_options
 
 
 def question_task(spec: BenchmarkSpec, items: str | None = None, prompting: str | None = None,

@@ -9,7 +9,7 @@ from evaluators.integrations.verifiers.episodes import shared_environment
 from evaluators.integrations.verifiers.rubrics import ShoppingBenchRubric
 from evaluators.integrations.verifiers.tool_env import ToolEpisodeEnv
 from mcp_server.shopping.world import World
-from mcp_server.users import conversation_options
+from mcp_server.suite_registry import conversation_options
 
 
 def shoppingbench_environment(
