@@ -15,6 +15,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select, Static
 
+from shopbench_tui.play.ask_user import AskShopperScreen, asks_user
 from shopbench_tui.play.host import EpisodeScreen, PlayHost
 from shopbench_tui.play.screen_registry import register_play_screen
 from shopbench_tui.play.widgets import BasketItem, BasketTable, SearchForm, StatusBar
@@ -116,6 +117,7 @@ class ShoppingScreen(EpisodeScreen):
         Binding("ctrl+w", "web_search", "web", priority=True),
         Binding("ctrl+e", "recommend", "recommend", priority=True),
         Binding("ctrl+t", "terminate", "terminate", priority=True),
+        Binding("ctrl+o", "ask_user", "ask shopper", priority=True),
     ]
 
     def compose(self) -> ComposeResult:
@@ -229,6 +231,10 @@ class ShoppingScreen(EpisodeScreen):
 
     def action_web_search(self) -> None:
         self.app.push_screen(WebSearchScreen())
+
+    def action_ask_user(self) -> None:
+        if asks_user(self.app.session.task):  # conversational task sets only (play --user)
+            self.app.push_screen(AskShopperScreen(self.app.act))
 
     def action_terminate(self) -> None:
         def chosen(status: str | None) -> None:

@@ -1,0 +1,116 @@
+"""Checking a simulated shopper's answer against its profile, so a simulator's mistake is not scored as the agent's.
+
+An answer is read for the profile's values (written as the catalog writes them, so a value is found by its words,
+or, for a price or budget, by its numbers). Two mistakes make a simulator error:
+
+- it reveals a held-back constraint the question did not ask about (and no earlier answer gave);
+- it contradicts the profile: it states another value for a constraint the profile holds (read back through the
+  rules user's sentence templates, `wording.read_answer`), claims no preference about a constraint asked about that
+  the profile holds, or names other numbers for an asked price or budget than the profile's.
+
+What the question asked about comes from the rules user's question → constraint mapping (the same data the
+deterministic simulator answers from), so both simulators are held to one reading of the question.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from benchmarks.shoppingbench.conversation.wording import read_answer
+from mcp_server.shopping.conversation.rules_user import RulesUser
+
+if TYPE_CHECKING:
+    from benchmarks.shoppingbench.conversation.profile import Constraint, UserProfile
+
+_WORD = re.compile(r"[^\W_]+")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+_NO_PREFERENCE = re.compile(
+    r"\b(no (particular |real |specific )?preference|(do not|don't|dont) (mind|care)|doesn't matter|does not matter|"
+    r"whatever|any (is|will be) fine|anything is fine)\b")
+
+
+@dataclass(frozen=True)
+class AnswerCheck:
+    disclosed: list[str]
+    """Keys of the held constraints whose values the answer gives."""
+    error: str | None
+    """The simulator's mistake, in one sentence; None when the answer keeps to its profile."""
+
+
+def asked_about(profile: UserProfile, question: str) -> list[str]:
+    """The keys of the constraints the question asks about, as the rules user reads it (questions.toml)."""
+    return RulesUser(profile).answer(question).turn.asked_about
+
+
+def _words(text: str) -> str:
+    """Lower case, runs of anything but letters and digits as one space, padded: phrases match on word bounds."""
+    return " " + " ".join(_WORD.findall(text.lower())) + " "
+
+
+def _numbers(text: str) -> set[float]:
+    return {float(number.replace(",", ".")) for number in _NUMBER.findall(text)}
+
+
+def mentions(text: str, value: str) -> bool:
+    """Whether `text` gives `value`: all of its numbers (a price or budget bound in words), else its words as a
+    phrase."""
+    numbers = _numbers(value)
+    if numbers:
+        return numbers <= _numbers(text)
+    phrase = _words(value)
+    return phrase.strip() != "" and phrase in _words(text)
+
+
+def gives(text: str, constraint: Constraint) -> bool:
+    """Whether `text` gives the constraint: its value, or for a service (whose value is a catalog flag) its name."""
+    return mentions(text, constraint.value) or (constraint.kind == "service" and mentions(text, constraint.name))
+
+
+def disclosed_keys(profile: UserProfile, text: str) -> list[str]:
+    """The held constraints `text` gives, in the profile's order."""
+    return [constraint.key for constraint in profile.held if gives(text, constraint)]
+
+
+def check_answer(profile: UserProfile, text: str, asked: Collection[str], known: Collection[str] = ()) -> AnswerCheck:
+    """Check one answer: `asked` are the keys the question asked about, `known` the held keys earlier answers gave
+    (saying them again reveals nothing)."""
+    disclosed = disclosed_keys(profile, text)
+    constraints = {constraint.key: constraint for constraint in (*profile.stated, *profile.held)}
+    allowed = [constraints[key] for key in (*asked, *known) if key in constraints] + list(profile.stated)
+    for key in disclosed:
+        if key in asked or key in known:
+            continue
+        constraint = constraints[key]
+        if any(_words(other.value) == _words(constraint.value) for other in allowed):
+            continue  # the same value answers a constraint that was asked about
+        return AnswerCheck(disclosed, f"revealed {_label(constraint)} ({constraint.value!r}), which the question "
+                                      "did not ask about")
+    for name, value in read_answer(text):
+        same = [c for c in constraints.values() if _words(c.name) == _words(name) and c.kind != "service"]
+        if same and not any(mentions(value, c.value) for c in same):
+            return AnswerCheck(disclosed, f"stated {value!r} for {_label(same[0])}, which its profile holds as "
+                                          f"{same[0].value!r}")
+    for key in asked:
+        if key not in constraints or gives(text, constraints[key]):
+            continue
+        contradiction = _contradiction(constraints[key], text)
+        if contradiction:
+            return AnswerCheck(disclosed, contradiction)
+    return AnswerCheck(disclosed, None)
+
+
+def _contradiction(constraint: Constraint, text: str) -> str | None:
+    """How an answer that does not give an asked constraint's value contradicts it, if it does."""
+    if _NO_PREFERENCE.search(text.lower()):
+        return f"said it has no preference about {_label(constraint)}, which its profile holds as {constraint.value!r}"
+    if _numbers(constraint.value) and _numbers(text):
+        given = ", ".join(sorted(_NUMBER.findall(text)))
+        return f"gave {given} for {_label(constraint)}, which its profile holds as {constraint.value!r}"
+    return None
+
+
+def _label(constraint: Constraint) -> str:
+    return constraint.name if constraint.item is None else f"{constraint.name} (product {constraint.item + 1})"

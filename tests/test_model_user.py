@@ -1,0 +1,135 @@
+"""`--user-model`: a model plays the shopper from the profile, through the response cache, and each answer is checked
+against the profile (a good answer, a contradiction, an unasked disclosure, a missing stop marker, an empty answer);
+then the embedded SmolLM2 through llama.cpp answers a question for real."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from benchmarks.shoppingbench.conversation.profile import Constraint, UserProfile
+from evaluators.models import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ModelSpecError, register_backend
+from evaluators.users import ModelUserSource
+from evaluators.users.checks import check_answer
+from evaluators.users.guidelines import GUIDELINES, STOP_MARKER, guidelines_sha256
+from evaluators.users.model_user import NO_ANSWER, read_answer
+
+COLOUR = Constraint("0.option.color_family", "option", 0, "colour", "as the picture")
+PRICE = Constraint("0.price", "price", 0, "price", "under 50")
+BRAND = Constraint("0.attribute.brand", "attribute", 0, "brand", "xiaomi")
+PROFILE = UserProfile(task_id="t-1", items=("a laptop backpack",), stated=(BRAND,), held=(COLOUR, PRICE),
+                      opener="I need a laptop backpack from xiaomi.")
+COLOUR_QUESTION = "Which colour would you like?"
+
+SCRIPTS: dict[str, list[str]] = {}
+"""Script name → the answers the fake model gives, in order."""
+CHATS: list[list[ChatMessage]] = []
+"""Every chat the fake model was sent."""
+
+
+class ScriptedShopper(ModelAPI):
+    """A model that answers from a script: the test says what the simulated shopper writes."""
+
+    def __init__(self, script: str) -> None:
+        self.spec, self.script = f"scripted-shopper:{script}", script
+
+    async def generate(self, messages: list[ChatMessage], tools: Any = None,
+                       config: GenerateConfig | None = None) -> ModelOutput:
+        CHATS.append(list(messages))
+        return ModelOutput(text=SCRIPTS[self.script].pop(0), model="scripted-shopper")
+
+    def identity(self) -> dict[str, Any]:
+        return {"spec": self.spec, "script": self.script}
+
+
+@register_backend("scripted-shopper", needs_argument=True, help="test model: a shopper answering from a script")
+def _scripted(rest: str, options: Any) -> ModelAPI:
+    return ScriptedShopper(rest)
+
+
+def answer_with(tmp_path, script: str, reply: str, question: str = COLOUR_QUESTION):
+    SCRIPTS[script] = [reply]
+    source = ModelUserSource(f"scripted-shopper:{script}", seed=3, temperature=0.5, cache_path=tmp_path / "c.sqlite")
+    try:
+        return source.for_profile(PROFILE).answer(question), source
+    finally:
+        source.close()
+
+
+def test_a_good_answer_is_read_up_to_its_stop_marker_and_discloses_what_was_asked(tmp_path):
+    answer, source = answer_with(tmp_path, "good", f"The colour should be as the picture. {STOP_MARKER}")
+    assert answer.text == "The colour should be as the picture."
+    turn = answer.turn
+    assert turn.user == "model:scripted-shopper:good" and turn.simulator_error is None
+    assert turn.asked_about == [COLOUR.key] and turn.disclosed == [COLOUR.key] and turn.understood
+    system = CHATS[-1][0].content  # the shopper was given the guidelines and its whole profile
+    assert system.startswith(GUIDELINES) and "colour: as the picture" in system and "price: under 50" in system
+    assert CHATS[-1][-1].content == COLOUR_QUESTION
+    parameters = source.parameters()
+    assert parameters["user_guidelines_sha256"] == guidelines_sha256()
+    assert parameters["user_model_identity"] == {"spec": "scripted-shopper:good", "script": "good"}
+    assert (parameters["user_seed"], parameters["user_temperature"]) == (3, 0.5)
+
+
+def test_an_answer_stating_another_value_is_a_simulator_error(tmp_path):
+    answer, _ = answer_with(tmp_path, "contradicts", f"The colour should be navy blue. {STOP_MARKER}")
+    assert answer.turn.simulator_error == "stated 'navy blue' for colour (product 1), which its profile holds as " \
+                                         "'as the picture'"
+    assert answer.text == "The colour should be navy blue."  # the agent still reads what the simulator said
+    answer, _ = answer_with(tmp_path, "no-preference", f"I don't mind, any colour. {STOP_MARKER}")
+    assert "said it has no preference about colour" in answer.turn.simulator_error
+
+
+def test_an_answer_revealing_a_held_constraint_not_asked_about_is_a_simulator_error(tmp_path):
+    answer, _ = answer_with(tmp_path, "blurts", f"As the picture, and it must cost under 50. {STOP_MARKER}")
+    assert answer.turn.disclosed == [COLOUR.key, PRICE.key]
+    assert answer.turn.simulator_error == "revealed price (product 1) ('under 50'), which the question did not " \
+                                          "ask about"
+
+
+def test_a_missing_stop_marker_or_an_empty_answer_is_a_simulator_error(tmp_path):
+    answer, _ = answer_with(tmp_path, "runs-on", "The colour should be as the picture. And then I")
+    assert answer.turn.simulator_error == f"the answer did not end with the stop marker {STOP_MARKER}"
+    answer, _ = answer_with(tmp_path, "silent", f"  {STOP_MARKER}")
+    assert answer.turn.simulator_error == "the answer was empty" and answer.text == NO_ANSWER
+
+
+def test_answers_go_through_the_response_cache_and_the_chat_carries_on(tmp_path):
+    SCRIPTS["cached"] = [f"As the picture. {STOP_MARKER}", f"Under 50, please. {STOP_MARKER}"]
+    source = ModelUserSource("scripted-shopper:cached", cache_path=tmp_path / "c.sqlite")
+    user = source.for_profile(PROFILE)
+    first, second = user.answer(COLOUR_QUESTION), user.answer("What is your budget for it?")
+    assert second.turn.simulator_error is None and second.turn.disclosed == [PRICE.key]
+    assert [m.role for m in CHATS[-1]] == ["system", "user", "assistant", "user"]
+    assert source.counters() == {"user_cache_hits": 0, "user_cache_misses": 2}
+    source.close()
+    again = ModelUserSource("scripted-shopper:cached", cache_path=tmp_path / "c.sqlite")
+    calls = len(CHATS)
+    assert again.for_profile(PROFILE).answer(COLOUR_QUESTION).text == first.text
+    assert len(CHATS) == calls and again.counters()["user_cache_hits"] == 1  # answered from the cache
+    again.close()
+
+
+def test_a_baseline_cannot_play_the_shopper():
+    with pytest.raises(ModelSpecError, match="a baseline plays the agent, not the shopper"):
+        ModelUserSource("heuristic")
+
+
+def test_the_embedded_smollm2_answers_through_the_cache_and_is_checked(tmp_path):
+    source = ModelUserSource("llama-cpp:smollm2", max_tokens=16, cache_path=tmp_path / "c.sqlite")
+    try:
+        user = source.for_profile(PROFILE)
+        answer = user.answer(COLOUR_QUESTION)
+        assert source.counters() == {"user_cache_hits": 0, "user_cache_misses": 1}
+        assert answer.turn.user == "model:llama-cpp:smollm2" and answer.turn.asked_about == [COLOUR.key]
+        # checked: the turn holds the verdict of the checks on what the model wrote (a 135M model often runs on
+        # past its stop marker), whichever it is
+        raw = user.messages[-1].content
+        text, marker_error = read_answer(raw)
+        checked = check_answer(PROFILE, text, [COLOUR.key])
+        assert answer.turn.simulator_error == (marker_error or checked.error)
+        assert answer.turn.disclosed == checked.disclosed
+        assert source.parameters()["user_model_identity"]["file"].startswith("SmolLM2-135M-Instruct")
+    finally:
+        source.close()

@@ -1,0 +1,145 @@
+"""People in a conversation's seats, with Textual's pilot: (a) a person as the shopper (`play --as-user`) answers an
+agent's questions until it recommends, the answers recorded as the user's turns and the episode scored; (b) a person
+as the agent asks the rules shopper with `ask_user` in a conversational task."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Input
+
+from evaluators.harness.config import RunConfig
+from evaluators.models import ModelAPI, ModelOutput, ToolCall, register_backend
+from mcp_server.environment import open_environment
+from mcp_server.shopping.conversation.rules_user import RULES, RulesUser
+from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
+from shopbench_tui.play import PlayApp
+from shopbench_tui.play.as_user import AsUserApp
+from shopbench_tui.play.as_user_screen import AsUserScreen
+from shopbench_tui.play.ask_user import AskShopperScreen
+from shopbench_tui.play.screens import EndScreen, ShoppingScreen
+from shopbench_tui.widgets import ObservationView, ScoreBreakdown
+
+SIZE = (160, 50)
+QUESTIONS = ("Which colour would you like?", "What is your budget, or a price range?")
+
+
+@pytest.fixture(scope="module")
+def product_task(default_world):
+    """A generated one-product task with a held-back constraint once its opener states one."""
+    return next(t for t in default_world.tasks("generated") if t.intent == "product" and len(t.targets) == 1)
+
+
+async def until(pilot, condition, limit: float = 90.0) -> None:
+    waited = 0.0
+    while not condition():
+        assert waited < limit, "the app did not get there"
+        await pilot.pause(0.05)
+        waited += 0.05
+
+
+async def settle(pilot) -> None:
+    await pilot.pause()
+    await until(pilot, lambda: not any(w.is_running for w in pilot.app.workers if w.group != "connection"))
+    await pilot.pause()
+
+
+class Asker(ModelAPI):
+    """A scripted agent: asks each of QUESTIONS, searches for what the opener names, recommends the first result."""
+
+    spec = "asker"
+
+    async def generate(self, messages: Any, tools: Any = None, config: Any = None) -> ModelOutput:
+        asked = sum(1 for m in messages for call in m.tool_calls or [] if call.name == "ask_user")
+        results = [m.content for m in messages if m.role == "tool" and m.name == "find_product"]
+        if asked < len(QUESTIONS):
+            call = ToolCall(id=f"q{asked}", name="ask_user", arguments={"question": QUESTIONS[asked]})
+        elif not results:
+            opener = next(m.content for m in messages if m.role == "user")
+            call = ToolCall(id="s", name="find_product", arguments={"q": opener[-120:], "page": 1})
+        elif not any(call.name == "recommend_product" for m in messages for call in m.tool_calls or []):
+            first = results[-1].split('"product_id": "', 1)[1].split('"', 1)[0]
+            call = ToolCall(id="r", name="recommend_product", arguments={"product_ids": first})
+        else:
+            call = ToolCall(id="t", name="terminate", arguments={"status": "success"})
+        return ModelOutput(tool_calls=[call], model=self.spec)
+
+
+@register_backend("asker", needs_argument=False, help="test model: asks the shopper twice, then shops")
+def _asker(rest: str, options: Any) -> ModelAPI:
+    return Asker()
+
+
+def answer_as_shopper(profile, question: str) -> str:
+    """What a person reading their profile answers: the held value the question is about, else no preference."""
+    words = question.lower()
+    for constraint in profile.held:
+        if constraint.name in words or (constraint.kind in ("price", "budget") and "budget" in words):
+            return f"{constraint.value}, please"
+    return "I have no preference about that"
+
+
+async def test_a_person_answers_the_agents_questions_as_the_shopper(default_world, product_task, tmp_path: Path):
+    runs = tmp_path / "runs"
+    config = RunConfig("shoppingbench", "asker", task_ids=[product_task.task_id], out=runs, cache=False,
+                       world=default_world.root)
+    app = AsUserApp(config, product_task.task_id, world=default_world.root)
+    answers: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, AsUserScreen))
+        screen = app.screen
+        while len(answers) < len(QUESTIONS):
+            field = screen.query_one("#answer", Input)
+            await until(pilot, lambda field=field: not field.disabled)
+            profile = screen.profile
+            assert profile is not None and "Say only when asked" in str(screen.query_one("#profile").render())
+            question = str(screen.query_one("#question").render()).removeprefix("The agent asks: ")
+            answers.append(answer_as_shopper(profile, question))
+            field.value = answers[-1]
+            await pilot.press("enter")
+        await until(pilot, lambda: app.ending is not None)
+        await pilot.pause()
+        log = "\n".join(str(line.text) for line in screen.query_one("#steps").lines)
+        assert "ask_user" in log and "recommend_product" in log  # the agent's steps were shown as they came
+        assert screen.query_one("#score", ScoreBreakdown).score is not None
+
+    (path,) = iter_episode_files(runs)
+    trajectory = read_trajectory(path)
+    asks = [step for step in trajectory.steps if step.tool == "ask_user"]
+    assert [step.observation for step in asks] == answers  # the person's words, read by the agent
+    assert all(step.user is not None and step.user.user == "person" for step in asks)
+    assert [step.tool for step in trajectory.steps][-2:] == ["recommend_product", "terminate"]
+    assert read_manifest(runs).parameters["user"] == "person"
+
+
+async def test_a_person_playing_the_agent_asks_the_rules_shopper(default_world, product_task, tmp_path: Path):
+    runs = tmp_path / "runs"
+    environment = open_environment(["shoppingbench"], runs_dir=runs, world=default_world.root, user=RULES)
+    profile = environment.suites[0].profile(product_task.task_id)  # type: ignore[attr-defined]
+    held = profile.held[0]
+    question = f"What about the {held.name}?"
+    app = PlayApp(environment.server, runs, player="dee", task_id=product_task.task_id, clock=lambda: 0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ShoppingScreen))
+        assert str(app.screen.query_one("#instruction").render()) == profile.opener
+        await pilot.press("ctrl+o")
+        assert isinstance(app.screen, AskShopperScreen)
+        app.screen.query_one("#question", Input).value = question
+        await pilot.press("enter")
+        await settle(pilot)
+        shown = str(app.screen.query_one(ObservationView).children[0].render())
+        assert RulesUser(profile).answer(question).text in shown
+        await pilot.press("escape", "ctrl+t", "f")
+        await settle(pilot)
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
+        assert app.screen.query_one(ScoreBreakdown).score is not None
+
+    (path,) = iter_episode_files(runs)
+    trajectory = read_trajectory(path)
+    assert [step.tool for step in trajectory.steps] == ["ask_user", "terminate"]
+    turn = trajectory.steps[0].user
+    assert turn is not None and turn.user == "rules" and held.key in turn.disclosed
+    assert read_manifest(runs).parameters["user"] == "rules"
