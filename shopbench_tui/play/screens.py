@@ -232,9 +232,12 @@ class ShoppingScreen(EpisodeScreen):
     def action_web_search(self) -> None:
         self.app.push_screen(WebSearchScreen())
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """ask_user is a key of conversational task sets only (play --user): hidden elsewhere."""
+        return action != "ask_user" or asks_user(self.app.session.task)
+
     def action_ask_user(self) -> None:
-        if asks_user(self.app.session.task):  # conversational task sets only (play --user)
-            self.app.push_screen(AskShopperScreen(self.app.act))
+        self.app.push_screen(AskShopperScreen(self.app.act))
 
     def action_terminate(self) -> None:
         def chosen(status: str | None) -> None:
