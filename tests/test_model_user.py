@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from benchmarks.shoppingbench.conversation.profile import Constraint, UserProfile
 from evaluators.models import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ModelSpecError, register_backend
@@ -14,6 +15,10 @@ from evaluators.users import ModelUserSource
 from evaluators.users.checks import check_answer
 from evaluators.users.guidelines import GUIDELINES, STOP_MARKER, guidelines_sha256
 from evaluators.users.model_user import NO_ANSWER, read_answer
+from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
+from mcp_server.users import USER_SOURCES
+from shopbench.cli import app as cli
+from tests import _asker  # noqa: F401 - registers the "asker" agent
 
 COLOUR = Constraint("0.option.color_family", "option", 0, "colour", "as the picture")
 PRICE = Constraint("0.price", "price", 0, "price", "under 50")
@@ -133,3 +138,39 @@ def test_the_embedded_smollm2_answers_through_the_cache_and_is_checked(tmp_path)
         assert source.parameters()["user_model_identity"]["file"].startswith("SmolLM2-135M-Instruct")
     finally:
         source.close()
+
+
+def test_a_run_with_a_model_user_records_its_turns_errors_and_guidelines(default_world, tmp_path):
+    """`run --user-model`: the scripted shopper answers the asker's two questions; the second answer misses its stop
+    marker, recorded as that step's simulator error; the manifest records who played the user and how."""
+    SCRIPTS["run"] = [f"I have no preference about the colour. {STOP_MARKER}", "More than 400 PHP."]
+    out = tmp_path / "run"
+    ran = CliRunner().invoke(cli, ["run", "shoppingbench", "--model", "asker", "--user-model", "scripted-shopper:run",
+                                   "--task-id", "product-0000", "--world", str(default_world.root), "--out", str(out),
+                                   "--cache-path", str(tmp_path / "c.sqlite"), "--seed", "5"],
+                             catch_exceptions=False)
+    USER_SOURCES["model:scripted-shopper:run"]().close()  # type: ignore[attr-defined]  # write the cache
+    assert ran.exit_code == 0, ran.output
+    (path,) = iter_episode_files(out)
+    asks = [step for step in read_trajectory(path).steps if step.tool == "ask_user"]
+    assert [step.observation for step in asks] == ["I have no preference about the colour.", "More than 400 PHP."]
+    turns = [step.user for step in asks]
+    assert all(turn is not None and turn.user == "model:scripted-shopper:run" for turn in turns)
+    assert turns[0].simulator_error is None and turns[0].asked_about == []  # the profile holds no colour
+    assert turns[1].simulator_error == f"the answer did not end with the stop marker {STOP_MARKER}"
+    assert turns[1].asked_about == ["0.price"] and turns[1].disclosed == ["0.price"]
+    parameters = read_manifest(out).parameters
+    assert parameters["user"] == "model:scripted-shopper:run" and parameters["user_seed"] == 5
+    assert parameters["user_guidelines_sha256"] == guidelines_sha256()
+    assert parameters["user_model_identity"] == {"spec": "scripted-shopper:run", "script": "run"}
+
+
+@pytest.mark.parametrize(("arguments", "refusal"), [
+    (["--user", "rules", "--user-model", "scripted-shopper:x"], "give --user or --user-model, not both"),
+    (["--user-model", "oracle"], "--user-model oracle: a baseline plays the agent, not the shopper"),
+])
+def test_run_refuses_a_user_model_it_cannot_use_in_one_line(arguments, refusal, tmp_path):
+    ran = CliRunner().invoke(cli, ["run", "shoppingbench", "--model", "asker", *arguments, "--out",
+                                   str(tmp_path / "run")])
+    assert ran.exit_code == 2 and refusal in ran.output and len(ran.output.strip().splitlines()) == 1, ran.output
+    assert not (tmp_path / "run").exists()

@@ -5,25 +5,25 @@ as the agent asks the rules shopper with `ask_user` in a conversational task."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from textual.widgets import Input
+from typer.testing import CliRunner
 
 from evaluators.harness.config import RunConfig
-from evaluators.models import ModelAPI, ModelOutput, ToolCall, register_backend
 from mcp_server.environment import open_environment
 from mcp_server.shopping.conversation.rules_user import RULES, RulesUser
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
+from shopbench.cli import app as cli
 from shopbench_tui.play import PlayApp
 from shopbench_tui.play.as_user import AsUserApp
 from shopbench_tui.play.as_user_screen import AsUserScreen
 from shopbench_tui.play.ask_user import AskShopperScreen
 from shopbench_tui.play.screens import EndScreen, ShoppingScreen
 from shopbench_tui.widgets import ObservationView, ScoreBreakdown
+from tests._asker import QUESTIONS
 
 SIZE = (160, 50)
-QUESTIONS = ("Which colour would you like?", "What is your budget, or a price range?")
 
 
 @pytest.fixture(scope="module")
@@ -44,32 +44,6 @@ async def settle(pilot) -> None:
     await pilot.pause()
     await until(pilot, lambda: not any(w.is_running for w in pilot.app.workers if w.group != "connection"))
     await pilot.pause()
-
-
-class Asker(ModelAPI):
-    """A scripted agent: asks each of QUESTIONS, searches for what the opener names, recommends the first result."""
-
-    spec = "asker"
-
-    async def generate(self, messages: Any, tools: Any = None, config: Any = None) -> ModelOutput:
-        asked = sum(1 for m in messages for call in m.tool_calls or [] if call.name == "ask_user")
-        results = [m.content for m in messages if m.role == "tool" and m.name == "find_product"]
-        if asked < len(QUESTIONS):
-            call = ToolCall(id=f"q{asked}", name="ask_user", arguments={"question": QUESTIONS[asked]})
-        elif not results:
-            opener = next(m.content for m in messages if m.role == "user")
-            call = ToolCall(id="s", name="find_product", arguments={"q": opener[-120:], "page": 1})
-        elif not any(call.name == "recommend_product" for m in messages for call in m.tool_calls or []):
-            first = results[-1].split('"product_id": "', 1)[1].split('"', 1)[0]
-            call = ToolCall(id="r", name="recommend_product", arguments={"product_ids": first})
-        else:
-            call = ToolCall(id="t", name="terminate", arguments={"status": "success"})
-        return ModelOutput(tool_calls=[call], model=self.spec)
-
-
-@register_backend("asker", needs_argument=False, help="test model: asks the shopper twice, then shops")
-def _asker(rest: str, options: Any) -> ModelAPI:
-    return Asker()
 
 
 def answer_as_shopper(profile, question: str) -> str:
@@ -143,3 +117,16 @@ async def test_a_person_playing_the_agent_asks_the_rules_shopper(default_world, 
     turn = trajectory.steps[0].user
     assert turn is not None and turn.user == "rules" and held.key in turn.disclosed
     assert read_manifest(runs).parameters["user"] == "rules"
+
+
+@pytest.mark.parametrize(("arguments", "refusal"), [
+    ([], "--as-user plays one task: give --task ID or --random"),
+    (["--benchmark", "intentionqa", "--random"], "intentionqa cannot be played as a conversation"),
+    (["--task", "no-such-task"], "no-such-task"),
+])
+def test_play_as_user_refuses_what_it_cannot_play_before_the_app_starts(arguments, refusal, default_world,
+                                                                        tmp_path: Path):
+    ran = CliRunner().invoke(cli, ["play", "--as-user", "--model", "asker", "--world", str(default_world.root),
+                                   "--runs", str(tmp_path / "runs"), *arguments])
+    assert ran.exit_code == 2 and refusal in " ".join(ran.output.split()), ran.output
+    assert not (tmp_path / "runs" / "episodes").exists()

@@ -27,7 +27,7 @@ def play_as_user(benchmark: str, *, model: str, agent: str | None, task: str | N
         raise typer.BadParameter("--as-user plays one task: give --task ID or --random", param_hint="--task/--random")
     out = runs or default_run_dir(benchmark, f"as-user-{agent or model}")
     try:
-        task_id = task or random_task_id(benchmark, out, world=world, task_set=tasks)
+        task_id = playable_task(benchmark, out, task, world=world, task_set=tasks)
         config = RunConfig(benchmark, model, task_ids=[task_id], out=out, world=world, task_set=tasks,
                            max_steps=max_steps, agent=agent)
         app = AsUserApp(config, task_id, world=world)
@@ -43,9 +43,12 @@ def play_as_user(benchmark: str, *, model: str, agent: str | None, task: str | N
     typer.echo(f"episode recorded in {out}; score it with: shopbench score {out}")
 
 
-def random_task_id(benchmark: str, runs: Path, *, world: Path | None, task_set: str | None) -> str:
-    """A task drawn at random from the benchmark's task set (nothing is recorded)."""
+def playable_task(benchmark: str, runs: Path, task: str | None, *, world: Path | None, task_set: str | None) -> str:
+    """`task`, or one drawn at random, once the benchmark's task set is known to play as a conversation and to hold
+    it (NotPlayable otherwise, in one line; nothing is recorded)."""
     from mcp_server.environment import open_environment
+    from mcp_server.shopping.conversation.rules_user import RULES
 
-    environment = open_environment([benchmark], runs_dir=runs, world=world, task_set=task_set)
-    return random.choice(environment.selection())[1].task_id  # noqa: S311 - a task to play, not a secret
+    environment = open_environment([benchmark], runs_dir=runs, world=world, task_set=task_set, user=RULES)
+    chosen = environment.selection(task_ids=[task] if task else None)
+    return task or random.choice(chosen)[1].task_id  # noqa: S311 - a task to play, not a secret
