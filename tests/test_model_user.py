@@ -174,3 +174,10 @@ def test_run_refuses_a_user_model_it_cannot_use_in_one_line(arguments, refusal, 
                                    str(tmp_path / "run")])
     assert ran.exit_code == 2 and refusal in ran.output and len(ran.output.strip().splitlines()) == 1, ran.output
     assert not (tmp_path / "run").exists()
+
+
+def test_serve_refuses_a_baseline_as_the_user_in_one_line(tmp_path):
+    ran = CliRunner().invoke(cli, ["serve", "--user-model", "oracle", "--runs", str(tmp_path / "runs")])
+    assert ran.exit_code == 2, ran.output
+    assert ran.output.strip() == "shopbench serve: --user-model oracle: a baseline plays the agent, not the shopper; " \
+                                 "give a model spec (e.g. llama-cpp:smollm2)"

@@ -4,6 +4,7 @@ as the agent asks the rules shopper with `ask_user` in a conversational task."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -59,7 +60,7 @@ async def test_a_person_answers_the_agents_questions_as_the_shopper(default_worl
     runs = tmp_path / "runs"
     config = RunConfig("shoppingbench", "asker", task_ids=[product_task.task_id], out=runs, cache=False,
                        world=default_world.root)
-    app = AsUserApp(config, product_task.task_id, world=default_world.root)
+    app = AsUserApp(config, product_task.task_id, world=default_world.root, person="eva")
     answers: list[str] = []
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, AsUserScreen))
@@ -85,7 +86,29 @@ async def test_a_person_answers_the_agents_questions_as_the_shopper(default_worl
     assert [step.observation for step in asks] == answers  # the person's words, read by the agent
     assert all(step.user is not None and step.user.user == "person" for step in asks)
     assert [step.tool for step in trajectory.steps][-2:] == ["recommend_product", "terminate"]
-    assert read_manifest(runs).parameters["user"] == "person"
+    parameters = read_manifest(runs).parameters
+    assert (parameters["user"], parameters["user_person"]) == ("person", "eva")
+
+
+async def test_quitting_while_the_agent_waits_for_an_answer_abandons_the_episode(default_world, product_task,
+                                                                                   tmp_path: Path):
+    runs = tmp_path / "runs"
+    config = RunConfig("shoppingbench", "asker", task_ids=[product_task.task_id], out=runs, cache=False,
+                       world=default_world.root)
+    app = AsUserApp(config, product_task.task_id, world=default_world.root)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, AsUserScreen))
+        field = app.screen.query_one("#answer", Input)
+        await until(pilot, lambda: not field.disabled)
+        await pilot.press("ctrl+q")
+    (path,) = iter_episode_files(runs)
+    for _ in range(100):  # the run's thread ends the episode once its client is gone
+        trajectory = read_trajectory(path)
+        if trajectory.end is not None:
+            break
+        time.sleep(0.05)
+    assert trajectory.end is not None and trajectory.end.status == "abandoned"
+    assert [step.tool for step in trajectory.steps] == ["ask_user"] and trajectory.steps[0].user is None
 
 
 async def test_a_person_playing_the_agent_asks_the_rules_shopper(default_world, product_task, tmp_path: Path):

@@ -42,12 +42,13 @@ class PersonUserSource:
     name = "person"
 
     def __init__(self, on_question: Callable[[Question], object],
-                 on_profile: Callable[[UserProfile], object] | None = None) -> None:
-        self.on_question, self.on_profile = on_question, on_profile
+                 on_profile: Callable[[UserProfile], object] | None = None, person: str | None = None) -> None:
+        """`person`: their name, recorded in the manifest when given."""
+        self.on_question, self.on_profile, self.person = on_question, on_profile, person
         self._answers: queue.SimpleQueue[str | None] = queue.SimpleQueue()
 
     def parameters(self) -> dict[str, Any]:
-        return {}
+        return {"user_person": self.person} if self.person else {}
 
     def for_profile(self, profile: UserProfile) -> PersonUser:
         if self.on_profile is not None:

@@ -50,8 +50,8 @@ def register(app: typer.Typer) -> None:
         if as_user:
             from shopbench.commands.play_as_user import play_as_user
 
-            play_as_user(benchmark, model=model, agent=agent, task=task, random_task=random_task, runs=runs,
-                         world=world, tasks=tasks, max_steps=max_steps)
+            play_as_user(benchmark, model=model, agent=agent, task=task, random_task=random_task, player=player,
+                         runs=runs, world=world, tasks=tasks, max_steps=max_steps)
             return
         import anyio
 

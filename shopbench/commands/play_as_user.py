@@ -13,7 +13,8 @@ from shopbench.commands import error_message
 
 
 def play_as_user(benchmark: str, *, model: str, agent: str | None, task: str | None, random_task: bool,
-                 runs: Path | None, world: Path | None, tasks: str | None, max_steps: int | None) -> None:
+                 player: str | None, runs: Path | None, world: Path | None, tasks: str | None,
+                 max_steps: int | None) -> None:
     """Refuse in one line what cannot be played (before the app starts), else run the app and say where the episode
     is recorded."""
     from benchmarks.jsonl import DataFileError
@@ -30,7 +31,7 @@ def play_as_user(benchmark: str, *, model: str, agent: str | None, task: str | N
         task_id = playable_task(benchmark, out, task, world=world, task_set=tasks)
         config = RunConfig(benchmark, model, task_ids=[task_id], out=out, world=world, task_set=tasks,
                            max_steps=max_steps, agent=agent)
-        app = AsUserApp(config, task_id, world=world)
+        app = AsUserApp(config, task_id, world=world, person=player)
     except (NotPlayable, DataFileError, FileNotFoundError, UnknownTaskSet, RunOptionError, ModelSpecError,
             ValueError) as error:
         typer.echo(f"shopbench play: {error_message(error)}", err=True)

@@ -69,13 +69,15 @@ class AsUserApp(App[None]):
             super().__init__()
             self.ending = ending
 
-    def __init__(self, config: RunConfig, task_id: str, world: Path | None = None) -> None:
-        """`config` plays one task (`task_id`) into `config.execution.out`; its user is set here (the person)."""
+    def __init__(self, config: RunConfig, task_id: str, world: Path | None = None, person: str | None = None) -> None:
+        """`config` plays one task (`task_id`) into `config.execution.out`; its user is set here: the person (their
+        name, when given, recorded in the manifest)."""
         super().__init__()
         self.config, self.task_id, self.world = config, task_id, world
         self.run_dir = Path(config.execution.out or "runs")
         self.source = PersonUserSource(on_question=lambda question: self.post_message(self.QuestionWaiting(question)),
-                                       on_profile=lambda profile: self.post_message(self.ProfileShown(profile)))
+                                       on_profile=lambda profile: self.post_message(self.ProfileShown(profile)),
+                                       person=person)
         register_user_source(self.source.name, lambda: self.source)
         config.options.user, config.options.user_model = self.source.name, None
         self.trajectory = episode_path(self.run_dir, episode_id_for(task_id))
