@@ -33,6 +33,13 @@ CHATS: list[list[ChatMessage]] = []
 """Every chat the fake model was sent."""
 
 
+class Unreachable(RuntimeError):
+    """What the scripted shopper raises for a script entry `FAIL` (a model call that failed after its retries)."""
+
+
+FAIL = "<fail>"
+
+
 class ScriptedShopper(ModelAPI):
     """A model that answers from a script: the test says what the simulated shopper writes."""
 
@@ -42,7 +49,10 @@ class ScriptedShopper(ModelAPI):
     async def generate(self, messages: list[ChatMessage], tools: Any = None,
                        config: GenerateConfig | None = None) -> ModelOutput:
         CHATS.append(list(messages))
-        return ModelOutput(text=SCRIPTS[self.script].pop(0), model="scripted-shopper")
+        text = SCRIPTS[self.script].pop(0)
+        if text == FAIL:
+            raise Unreachable("the shopper's model is unreachable")
+        return ModelOutput(text=text, model="scripted-shopper")
 
     def identity(self) -> dict[str, Any]:
         return {"spec": self.spec, "script": self.script}
@@ -98,6 +108,12 @@ def test_a_missing_stop_marker_or_an_empty_answer_is_a_simulator_error(tmp_path)
     assert answer.turn.simulator_error == f"the answer did not end with the stop marker {STOP_MARKER}"
     answer, _ = answer_with(tmp_path, "silent", f"  {STOP_MARKER}")
     assert answer.turn.simulator_error == "the answer was empty" and answer.text == NO_ANSWER
+
+
+def test_a_failed_model_call_is_a_simulator_error_not_the_agents(tmp_path):
+    answer, _ = answer_with(tmp_path, "fails", FAIL)
+    assert answer.text == NO_ANSWER and not answer.turn.understood
+    assert answer.turn.simulator_error == "the user model failed: Unreachable: the shopper's model is unreachable"
 
 
 def test_answers_go_through_the_response_cache_and_the_chat_carries_on(tmp_path):

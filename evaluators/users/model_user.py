@@ -5,8 +5,8 @@ as the agent's model is (retries, then the run's response cache), so a repeated 
 Its chat is the guidelines and the profile (evaluators.users.guidelines), then the agent's questions as user turns
 and its own earlier answers. An answer must end with the stop marker (stripped before the agent reads it); a
 missing marker or an empty answer, an answer that contradicts the profile or reveals a held constraint not asked
-about (evaluators.users.checks) is recorded as the turn's `simulator_error`, and the scorer reports such episodes
-apart. The answer is still what the agent reads: the episode goes on as the simulator made it.
+about (evaluators.users.checks) is recorded as the turn's `simulator_error`, as is a model call that failed (after the
+retries), and the scorer reports such episodes apart. The answer is still what the agent reads: the episode goes on as the simulator made it.
 
 `User.answer` is called from the server's worker threads and blocks; every model call runs on one event loop of
 the source's own (a daemon thread), so an async API client is only ever used from the loop it was made on.
@@ -127,10 +127,15 @@ class ModelUser:
         self.known: set[str] = set()
 
     def answer(self, question: str) -> UserAnswer:
-        raw = self.source.generate([*self.messages, ChatMessage(role="user", content=question)])
+        asked = asked_about(self.profile, question)
+        try:
+            raw = self.source.generate([*self.messages, ChatMessage(role="user", content=question)])
+        except Exception as failure:  # noqa: BLE001 - the simulator failed, not the agent: recorded as such
+            turn = UserTurn(user=self.source.name, asked_about=list(asked), understood=False,
+                            simulator_error=f"the user model failed: {type(failure).__name__}: {failure}")
+            return UserAnswer(text=NO_ANSWER, turn=turn)
         self.messages += [ChatMessage(role="user", content=question), ChatMessage(role="assistant", content=raw)]
         text, error = read_answer(raw)
-        asked = asked_about(self.profile, question)
         check = check_answer(self.profile, text, asked, self.known)
         self.known.update(check.disclosed)
         turn = UserTurn(user=self.source.name, disclosed=check.disclosed, asked_about=list(asked),
