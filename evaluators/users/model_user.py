@@ -5,8 +5,9 @@ as the agent's model is (retries, then the run's response cache), so a repeated 
 Its chat is the guidelines and the profile (evaluators.users.guidelines), then the agent's questions as user turns
 and its own earlier answers. An answer must end with the stop marker (stripped before the agent reads it); a
 missing marker or an empty answer, an answer that contradicts the profile or reveals a held constraint not asked
-about (evaluators.users.checks) is recorded as the turn's `simulator_error`, as is a model call that failed (after the
-retries), and the scorer reports such episodes apart. The answer is still what the agent reads: the episode goes on as the simulator made it.
+about (evaluators.users.checks) is recorded as the turn's `simulator_error`, as is a model call that failed (after
+the retries), and the scorer reports such episodes apart. The answer is still what the agent reads: the episode
+goes on as the simulator made it.
 
 `User.answer` is called from the server's worker threads and blocks; every model call runs on one event loop of
 the source's own (a daemon thread), so an async API client is only ever used from the loop it was made on.
