@@ -13,7 +13,7 @@ from benchmarks.shoppingbench.conversation.profile import Constraint, UserProfil
 from evaluators.models import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ModelSpecError, register_backend
 from evaluators.users import ModelUserSource
 from evaluators.users.checks import check_answer
-from evaluators.users.guidelines import GUIDELINES, STOP_MARKER, guidelines_sha256
+from evaluators.users.guidelines import GUIDELINES, STOP_MARKER, UNSAYABLE, guidelines_sha256, profile_prompt
 from evaluators.users.model_user import NO_ANSWER, read_answer
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 from mcp_server.users import USER_SOURCES
@@ -101,6 +101,18 @@ def test_an_answer_revealing_a_held_constraint_not_asked_about_is_a_simulator_er
     assert answer.turn.disclosed == [COLOUR.key, PRICE.key]
     assert answer.turn.simulator_error == "revealed price (product 1) ('under 50'), which the question did not " \
                                           "ask about"
+
+
+def test_several_products_are_told_apart_and_a_title_is_never_given_to_the_shopper():
+    title = "Xiaomi Mi Laptop Backpack 15.6 inch"
+    copied = Constraint("1.attribute.model", "attribute", 1, "model", title.lower(), sayable=False)
+    two = UserProfile(task_id="t-2", items=("a laptop backpack", "a mouse"), stated=(BRAND,), held=(COLOUR, copied),
+                      opener="I need a laptop backpack from xiaomi and a mouse.")
+    prompt = profile_prompt(two)
+    assert "colour of the laptop backpack: as the picture" in prompt and f"model of the mouse: {UNSAYABLE}" in prompt
+    assert title.lower() not in prompt.lower()
+    check = check_answer(two, f"The model should be {title}.", [copied.key])
+    assert check.error == "said the product's title as its model"
 
 
 def test_a_missing_stop_marker_or_an_empty_answer_is_a_simulator_error(tmp_path):

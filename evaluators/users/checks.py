@@ -3,6 +3,7 @@
 An answer is read for the profile's values (written as the catalog writes them, so a value is found by its words,
 or, for a price or budget, by its numbers). Two mistakes make a simulator error:
 
+- it says a value that holds the product's whole title (which no shopper says, and which names the gold);
 - it reveals a held-back constraint the question did not ask about (and no earlier answer gave);
 - it contradicts the profile: it states another value for a constraint the profile holds (read back through the
   rules user's sentence templates, `wording.read_answer`), claims no preference about a constraint asked about that
@@ -79,6 +80,9 @@ def check_answer(profile: UserProfile, text: str, asked: Collection[str], known:
     (saying them again reveals nothing)."""
     disclosed = disclosed_keys(profile, text)
     constraints = {constraint.key: constraint for constraint in (*profile.stated, *profile.held)}
+    for constraint in constraints.values():
+        if not constraint.sayable and mentions(text, constraint.value):
+            return AnswerCheck(disclosed, f"said the product's title as its {constraint.name}")
     allowed = [constraints[key] for key in (*asked, *known) if key in constraints] + list(profile.stated)
     for key in disclosed:
         if key in asked or key in known:

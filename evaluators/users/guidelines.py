@@ -11,9 +11,13 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING
 
+from benchmarks.shoppingbench.conversation.profile import item_label
+
 if TYPE_CHECKING:
     from benchmarks.shoppingbench.conversation.profile import Constraint, UserProfile
 
+UNSAYABLE = "as in the picture you have in mind (you have no words for it)"
+"""What stands for a value the shopper would not say (one that holds the product's whole title)."""
 STOP_MARKER = "###END###"
 """Ends every answer; stripped before the agent reads it."""
 
@@ -39,16 +43,20 @@ def profile_prompt(profile: UserProfile) -> str:
     """The system prompt of one episode's simulated shopper: the guidelines, then its profile."""
     wanted = "; ".join(profile.items)
     lines = [GUIDELINES, "", "Your profile:", f"You want: {wanted}."]
-    lines.append("Already said: " + (_listed(profile, profile.stated) or "nothing more"))
-    lines.append("Say only when asked: " + (_listed(profile, profile.held) or "nothing"))
+    lines.append("Already said: " + (listed(profile, profile.stated) or "nothing more"))
+    lines.append("Say only when asked: " + (listed(profile, profile.held) or "nothing"))
     return "\n".join(lines)
 
 
-def _listed(profile: UserProfile, constraints: tuple[Constraint, ...]) -> str:
-    """"name: value" each; with several wanted products, a product's constraint names its product."""
-    several = len(profile.items) > 1
-    return "; ".join(
-        f"{constraint.name} of {profile.items[constraint.item]}: {constraint.value}"
-        if several and constraint.item is not None and constraint.item < len(profile.items)
-        else f"{constraint.name}: {constraint.value}"
-        for constraint in constraints)
+def listed(profile: UserProfile, constraints: tuple[Constraint, ...]) -> str:
+    """The constraints as the shopper is told them (the model's prompt, the person's screen)."""
+    return "; ".join(described(profile, constraint) for constraint in constraints)
+
+
+def described(profile: UserProfile, constraint: Constraint) -> str:
+    """"name: value"; with several wanted products, the constraint names its product ("colour of the ring"). A value
+    that holds the product's whole title (`sayable` False) is not given: a shopper has no words for it."""
+    name = constraint.name
+    if len(profile.items) > 1 and constraint.item is not None and constraint.item < len(profile.items):
+        name = f"{name} of {item_label(profile.items, constraint.item)}"
+    return f"{name}: {constraint.value if constraint.sayable else UNSAYABLE}"

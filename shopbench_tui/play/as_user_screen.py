@@ -19,6 +19,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, RichLog, Static
 
+from evaluators.users.guidelines import listed
 from shopbench_tui.scores import EpisodeScore
 from shopbench_tui.widgets import ScoreBreakdown
 
@@ -33,9 +34,9 @@ def profile_text(profile: UserProfile) -> Text:
     """The shopper's brief: what they want, what the opener already said, and what they say only when asked."""
     text = Text.assemble(("You are the shopper. ", "bold"), "You want ", ("; ".join(profile.items), "bold"), ".\n")
     text.append("You already said: ")
-    text.append("; ".join(f"{c.name}: {c.value}" for c in profile.stated) or "nothing more")
+    text.append(listed(profile, profile.stated) or "nothing more")
     text.append("\nSay only when asked: ", style="bold")
-    text.append("; ".join(f"{c.name}: {c.value}" for c in profile.held) or "nothing")
+    text.append(listed(profile, profile.held) or "nothing")
     text.append("\nAnything else: say you have no preference.", style="dim")
     return text
 
