@@ -118,6 +118,9 @@ def test_several_products_are_told_apart_and_a_title_is_never_given_to_the_shopp
 def test_a_missing_stop_marker_or_an_empty_answer_is_a_simulator_error(tmp_path):
     answer, _ = answer_with(tmp_path, "runs-on", "The colour should be as the picture. And then I")
     assert answer.turn.simulator_error == f"the answer did not end with the stop marker {STOP_MARKER}"
+    answer, _ = answer_with(tmp_path, "runs-on-wrong", "The colour should be red. And then I")  # both are said
+    assert answer.turn.simulator_error == f"the answer did not end with the stop marker {STOP_MARKER}; stated 'red' " \
+                                         "for colour (product 1), which its profile holds as 'as the picture'"
     answer, _ = answer_with(tmp_path, "silent", f"  {STOP_MARKER}")
     assert answer.turn.simulator_error == "the answer was empty" and answer.text == NO_ANSWER
 
@@ -161,7 +164,7 @@ def test_the_embedded_smollm2_answers_through_the_cache_and_is_checked(tmp_path)
         raw = user.messages[-1].content
         text, marker_error = read_answer(raw)
         checked = check_answer(PROFILE, text, [COLOUR.key])
-        assert answer.turn.simulator_error == (marker_error or checked.error)
+        assert answer.turn.simulator_error == ("; ".join(e for e in (marker_error, checked.error) if e) or None)
         assert answer.turn.disclosed == checked.disclosed
         assert source.parameters()["user_model_identity"]["file"].startswith("SmolLM2-135M-Instruct")
     finally:

@@ -139,8 +139,9 @@ class ModelUser:
         text, error = read_answer(raw)
         check = check_answer(self.profile, text, asked, self.known)
         self.known.update(check.disclosed)
+        mistakes = [mistake for mistake in (error, check.error) if mistake]
         turn = UserTurn(user=self.source.name, disclosed=check.disclosed, asked_about=list(asked),
-                        understood=bool(asked) or bool(check.disclosed), simulator_error=error or check.error)
+                        understood=bool(asked) or bool(check.disclosed), simulator_error="; ".join(mistakes) or None)
         return UserAnswer(text=text or NO_ANSWER, turn=turn)
 
 

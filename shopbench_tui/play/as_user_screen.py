@@ -48,8 +48,11 @@ def step_text(step: dict[str, Any]) -> Text:
     shown = observation if isinstance(observation, str) else json.dumps(observation, ensure_ascii=False)
     if len(shown) > SHOWN_CHARS:
         shown = shown[:SHOWN_CHARS] + "…"
-    line = Text.assemble((f"#{step.get('index', 0) + 1} ", "bold"), (str(step.get("tool") or "?"), "cyan"),
-                         f" {arguments}\n   → ")
+    line = Text.assemble((f"#{step.get('index', 0) + 1} ", "bold"))
+    if step.get("thought"):
+        line.append(f"{step['thought']}\n   ", style="dim italic")
+    line.append(str(step.get("tool") or "?"), style="cyan")
+    line.append(f" {arguments}\n   → ")
     line.append(shown, style="red" if step.get("is_error") else "")
     return line
 
