@@ -22,6 +22,7 @@ from shopbench_tui.play.as_user_screen import AsUserScreen
 from shopbench_tui.play.ask_user import AskShopperScreen
 from shopbench_tui.play.screens import EndScreen, ShoppingScreen
 from shopbench_tui.widgets import ObservationView, ScoreBreakdown
+from tests._agent_runs import COMMAND
 from tests._asker import QUESTIONS
 
 SIZE = (160, 50)
@@ -56,10 +57,12 @@ def answer_as_shopper(profile, question: str) -> str:
     return "I have no preference about that"
 
 
-async def test_a_person_answers_the_agents_questions_as_the_shopper(default_world, product_task, tmp_path: Path):
+@pytest.mark.parametrize("agent", [None, COMMAND], ids=["agent-loop", "installed-agent"])
+async def test_a_person_answers_the_agents_questions_as_the_shopper(agent, default_world, product_task,
+                                                                   tmp_path: Path):
     runs = tmp_path / "runs"
     config = RunConfig("shoppingbench", "asker", task_ids=[product_task.task_id], out=runs, cache=False,
-                       world=default_world.root)
+                       world=default_world.root, agent=agent, episode_timeout_s=120.0 if agent else None)
     app = AsUserApp(config, product_task.task_id, world=default_world.root, person="eva")
     answers: list[str] = []
     async with app.run_test(size=SIZE) as pilot:
