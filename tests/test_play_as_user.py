@@ -48,13 +48,14 @@ async def settle(pilot) -> None:
     await pilot.pause()
 
 
-def answer_as_shopper(profile, question: str) -> str:
-    """What a person reading their profile answers: the held value the question is about, else no preference."""
+def answer_as_shopper(profile, question: str) -> tuple[str, list[str]]:
+    """What a person reading their profile answers (the held value the question is about, else no preference), and
+    the key of the constraint that answer gives."""
     words = question.lower()
     for constraint in profile.held:
         if constraint.name in words or (constraint.kind in ("price", "budget") and "budget" in words):
-            return f"{constraint.value}, please"
-    return "I have no preference about that"
+            return f"{constraint.value}, please", [constraint.key]
+    return "I have no preference about that", []
 
 
 @pytest.mark.parametrize("agent", [None, COMMAND], ids=["agent-loop", "installed-agent"])
@@ -65,6 +66,7 @@ async def test_a_person_answers_the_agents_questions_as_the_shopper(agent, defau
                        world=default_world.root, agent=agent, episode_timeout_s=120.0 if agent else None)
     app = AsUserApp(config, product_task.task_id, world=default_world.root, person="eva")
     answers: list[str] = []
+    given: list[list[str]] = []
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, AsUserScreen))
         screen = app.screen
@@ -74,7 +76,9 @@ async def test_a_person_answers_the_agents_questions_as_the_shopper(agent, defau
             profile = screen.profile
             assert profile is not None and "Say only when asked" in str(screen.query_one("#profile").render())
             question = str(screen.query_one("#question").render()).removeprefix("The agent asks: ")
-            answers.append(answer_as_shopper(profile, question))
+            answer, keys = answer_as_shopper(profile, question)
+            answers.append(answer)
+            given.append(keys)
             field.value = answers[-1]
             await pilot.press("enter")
         await until(pilot, lambda: app.ending is not None)
@@ -87,6 +91,7 @@ async def test_a_person_answers_the_agents_questions_as_the_shopper(agent, defau
     trajectory = read_trajectory(path)
     asks = [step for step in trajectory.steps if step.tool == "ask_user"]
     assert [step.observation for step in asks] == answers  # the person's words, read by the agent
+    assert [step.user.disclosed for step in asks if step.user] == given and any(given)  # what the words gave away
     assert all(step.user is not None and step.user.user == "person" for step in asks)
     assert [step.tool for step in trajectory.steps][-2:] == ["recommend_product", "terminate"]
     parameters = read_manifest(runs).parameters
