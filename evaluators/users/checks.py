@@ -1,7 +1,7 @@
 """Checking a simulated shopper's answer against its profile, so a simulator's mistake is not scored as the agent's.
 
 An answer is read for the profile's values (written as the catalog writes them, so a value is found by its words,
-or, for a price or budget, by its numbers). Two mistakes make a simulator error:
+or, for a price or budget, by its numbers). These mistakes make a simulator error:
 
 - it says a value that holds the product's whole title (which no shopper says, and which names the gold);
 - it reveals a held-back constraint the question did not ask about (and no earlier answer gave);
@@ -41,9 +41,15 @@ class AnswerCheck:
     """The simulator's mistake, in one sentence; None when the answer keeps to its profile."""
 
 
-def asked_about(profile: UserProfile, question: str) -> list[str]:
+def question_reader(profile: UserProfile) -> RulesUser:
+    """One episode's reader of questions: the rules user of its profile (built once: it works out per profile what
+    does not depend on the question)."""
+    return RulesUser(profile)
+
+
+def asked_about(reader: RulesUser, question: str) -> list[str]:
     """The keys of the constraints the question asks about, as the rules user reads it (questions.toml)."""
-    return RulesUser(profile).answer(question).turn.asked_about
+    return reader.answer(question).turn.asked_about
 
 
 def _words(text: str) -> str:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from evaluators.harness.backend import PreparedModel, is_baseline, prepare_model
 from evaluators.models import ChatMessage, GenerateConfig, ModelOptions, ModelSpecError, get_model
-from evaluators.users.checks import asked_about, check_answer
+from evaluators.users.checks import asked_about, check_answer, question_reader
 from evaluators.users.guidelines import STOP_MARKER, guidelines_sha256, profile_prompt
 from mcp_server.trajectory import UserTurn
 from mcp_server.users import UserAnswer
@@ -126,9 +126,10 @@ class ModelUser:
         self.source, self.profile = source, profile
         self.messages = [ChatMessage(role="system", content=profile_prompt(profile))]
         self.known: set[str] = set()
+        self.reader = question_reader(profile)
 
     def answer(self, question: str) -> UserAnswer:
-        asked = asked_about(self.profile, question)
+        asked = asked_about(self.reader, question)
         try:
             raw = self.source.generate([*self.messages, ChatMessage(role="user", content=question)])
         except Exception as failure:  # noqa: BLE001 - the simulator failed, not the agent: recorded as such

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from evaluators.users.checks import asked_about, disclosed_keys
+from evaluators.users.checks import asked_about, disclosed_keys, question_reader
 from mcp_server.trajectory import UserTurn
 from mcp_server.users import UserAnswer
 
@@ -74,11 +74,12 @@ class PersonUserSource:
 class PersonUser:
     def __init__(self, source: PersonUserSource, profile: UserProfile) -> None:
         self.source, self.profile = source, profile
+        self.reader = question_reader(profile)
 
     def answer(self, question: str) -> UserAnswer:
         self.source.on_question(Question(question, self.profile))
         text = self.source.wait().strip()
         turn = UserTurn(user="person", disclosed=disclosed_keys(self.profile, text),
-                        asked_about=list(asked_about(self.profile, question)), understood=bool(text),
+                        asked_about=list(asked_about(self.reader, question)), understood=bool(text),
                         simulator_error=None)
         return UserAnswer(text=text, turn=turn)
