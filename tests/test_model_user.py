@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from benchmarks.shoppingbench.conversation.profile import Constraint, UserProfile
 from evaluators.models import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ModelSpecError, register_backend
 from evaluators.users import ModelUserSource
-from evaluators.users.checks import check_answer
+from evaluators.users.checks import AnswerCheck, check_answer
 from evaluators.users.guidelines import GUIDELINES, STOP_MARKER, UNSAYABLE, guidelines_sha256, profile_prompt
 from evaluators.users.model_user import NO_ANSWER, read_answer
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
@@ -96,6 +96,20 @@ def test_an_answer_stating_another_value_is_a_simulator_error(tmp_path):
     assert "said it has no preference about colour" in answer.turn.simulator_error
 
 
+def test_an_answer_in_free_words_without_the_value_asked_about_is_a_simulator_error():
+    check = check_answer(PROFILE, "Red, please.", [COLOUR.key])  # another colour, in no template's words
+    assert check.error == "was asked about colour (product 1) and did not give its value 'as the picture'"
+
+
+def test_a_yes_gives_a_service_asked_about_and_a_no_contradicts_it():
+    cod = Constraint("0.service.COD", "service", 0, "cash on delivery", "COD")
+    shopper = UserProfile(task_id="t-3", items=("a laptop backpack",), stated=(BRAND,), held=(cod,),
+                          opener="I need a laptop backpack from xiaomi.")
+    assert check_answer(shopper, "Yes, please.", [cod.key]) == AnswerCheck([cod.key], None)
+    assert check_answer(shopper, "No, thanks.", [cod.key]).error == "was asked about cash on delivery (product 1) " \
+                                                                    "and did not give its value 'COD'"
+
+
 def test_an_answer_revealing_a_held_constraint_not_asked_about_is_a_simulator_error(tmp_path):
     answer, _ = answer_with(tmp_path, "blurts", f"As the picture, and it must cost under 50. {STOP_MARKER}")
     assert answer.turn.disclosed == [COLOUR.key, PRICE.key]
@@ -163,7 +177,7 @@ def test_the_embedded_smollm2_answers_through_the_cache_and_is_checked(tmp_path)
         # past its stop marker), whichever it is
         raw = user.messages[-1].content
         text, marker_error = read_answer(raw)
-        checked = check_answer(PROFILE, text, [COLOUR.key])
+        checked = check_answer(PROFILE, text, [COLOUR.key]) if text else AnswerCheck([], None)
         assert answer.turn.simulator_error == ("; ".join(e for e in (marker_error, checked.error) if e) or None)
         assert answer.turn.disclosed == checked.disclosed
         assert source.parameters()["user_model_identity"]["file"].startswith("SmolLM2-135M-Instruct")

@@ -7,7 +7,10 @@ or, for a price or budget, by its numbers). These mistakes make a simulator erro
 - it reveals a held-back constraint the question did not ask about (and no earlier answer gave);
 - it contradicts the profile: it states another value for a constraint the profile holds (read back through the
   rules user's sentence templates, `wording.read_answer`), claims no preference about a constraint asked about that
-  the profile holds, or names other numbers for an asked price or budget than the profile's.
+  the profile holds, or names other numbers for an asked price or budget than the profile's;
+- it answers a question about a constraint the profile holds without giving its value ("Red, please." for a colour
+  held as "as the picture": another value in free words, or none): the agent would act on a wish the shopper does
+  not have. A service asked about is given by a yes ("Yes, please." to "Do you need cash on delivery?").
 
 What the question asked about comes from the rules user's question → constraint mapping (the same data the
 deterministic simulator answers from), so both simulators are held to one reading of the question.
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
 
 _WORD = re.compile(r"[^\W_]+")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+_YES = re.compile(r"\s*(yes|yeah|yep|sure|definitely|absolutely|of course|please|i do|i need|i want|i'd like)\b")
 _NO_PREFERENCE = re.compile(
     r"\b(no (particular |real |specific )?preference|(do not|don't|dont) (mind|care)|doesn't matter|does not matter|"
     r"whatever|any (is|will be) fine|anything is fine)\b")
@@ -76,15 +80,22 @@ def gives(text: str, constraint: Constraint) -> bool:
     return mentions(text, constraint.value) or (constraint.kind == "service" and mentions(text, constraint.name))
 
 
-def disclosed_keys(profile: UserProfile, text: str) -> list[str]:
-    """The held constraints `text` gives, in the profile's order."""
-    return [constraint.key for constraint in profile.held if gives(text, constraint)]
+def answers(text: str, constraint: Constraint, asked: Collection[str]) -> bool:
+    """Whether `text` gives the constraint, counting a yes to a question about a service."""
+    if gives(text, constraint):
+        return True
+    return constraint.kind == "service" and constraint.key in asked and _YES.match(text.lower()) is not None
+
+
+def disclosed_keys(profile: UserProfile, text: str, asked: Collection[str] = ()) -> list[str]:
+    """The held constraints `text` gives (as an answer to a question about `asked`), in the profile's order."""
+    return [constraint.key for constraint in profile.held if answers(text, constraint, asked)]
 
 
 def check_answer(profile: UserProfile, text: str, asked: Collection[str], known: Collection[str] = ()) -> AnswerCheck:
     """Check one answer: `asked` are the keys the question asked about, `known` the held keys earlier answers gave
     (saying them again reveals nothing)."""
-    disclosed = disclosed_keys(profile, text)
+    disclosed = disclosed_keys(profile, text, asked)
     constraints = {constraint.key: constraint for constraint in (*profile.stated, *profile.held)}
     for constraint in constraints.values():
         if not constraint.sayable and mentions(text, constraint.value):
@@ -104,22 +115,20 @@ def check_answer(profile: UserProfile, text: str, asked: Collection[str], known:
             return AnswerCheck(disclosed, f"stated {value!r} for {_label(same[0])}, which its profile holds as "
                                           f"{same[0].value!r}")
     for key in asked:
-        if key not in constraints or gives(text, constraints[key]):
+        if key not in constraints or not constraints[key].sayable or answers(text, constraints[key], asked):
             continue
-        contradiction = _contradiction(constraints[key], text)
-        if contradiction:
-            return AnswerCheck(disclosed, contradiction)
+        return AnswerCheck(disclosed, _contradiction(constraints[key], text))
     return AnswerCheck(disclosed, None)
 
 
-def _contradiction(constraint: Constraint, text: str) -> str | None:
-    """How an answer that does not give an asked constraint's value contradicts it, if it does."""
+def _contradiction(constraint: Constraint, text: str) -> str:
+    """How an answer that does not give an asked constraint's value contradicts it."""
     if _NO_PREFERENCE.search(text.lower()):
         return f"said it has no preference about {_label(constraint)}, which its profile holds as {constraint.value!r}"
     if _numbers(constraint.value) and _numbers(text):
         given = ", ".join(sorted(_NUMBER.findall(text)))
         return f"gave {given} for {_label(constraint)}, which its profile holds as {constraint.value!r}"
-    return None
+    return f"was asked about {_label(constraint)} and did not give its value {constraint.value!r}"
 
 
 def _label(constraint: Constraint) -> str:

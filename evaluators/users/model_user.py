@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from evaluators.harness.backend import PreparedModel, is_baseline, prepare_model
 from evaluators.models import ChatMessage, GenerateConfig, ModelOptions, ModelSpecError, get_model
-from evaluators.users.checks import asked_about, check_answer, question_reader
+from evaluators.users.checks import AnswerCheck, asked_about, check_answer, question_reader
 from evaluators.users.guidelines import STOP_MARKER, guidelines_sha256, profile_prompt
 from mcp_server.trajectory import UserTurn
 from mcp_server.users import UserAnswer
@@ -138,7 +138,7 @@ class ModelUser:
             return UserAnswer(text=NO_ANSWER, turn=turn)
         self.messages += [ChatMessage(role="user", content=question), ChatMessage(role="assistant", content=raw)]
         text, error = read_answer(raw)
-        check = check_answer(self.profile, text, asked, self.known)
+        check = check_answer(self.profile, text, asked, self.known) if text else AnswerCheck([], None)
         self.known.update(check.disclosed)
         mistakes = [mistake for mistake in (error, check.error) if mistake]
         turn = UserTurn(user=self.source.name, disclosed=check.disclosed, asked_about=list(asked),

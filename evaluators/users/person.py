@@ -79,7 +79,7 @@ class PersonUser:
     def answer(self, question: str) -> UserAnswer:
         self.source.on_question(Question(question, self.profile))
         text = self.source.wait().strip()
-        turn = UserTurn(user="person", disclosed=disclosed_keys(self.profile, text),
-                        asked_about=list(asked_about(self.reader, question)), understood=bool(text),
-                        simulator_error=None)
+        asked = asked_about(self.reader, question)
+        turn = UserTurn(user="person", disclosed=disclosed_keys(self.profile, text, asked), asked_about=asked,
+                        understood=bool(text), simulator_error=None)
         return UserAnswer(text=text, turn=turn)
