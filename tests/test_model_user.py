@@ -15,6 +15,8 @@ from evaluators.users import ModelUserSource
 from evaluators.users.checks import AnswerCheck, check_answer
 from evaluators.users.guidelines import GUIDELINES, STOP_MARKER, UNSAYABLE, guidelines_sha256, profile_prompt
 from evaluators.users.model_user import NO_ANSWER, read_answer
+from mcp_server.environment import open_environment
+from mcp_server.shopping.conversation.rules_user import RULES, RulesUser
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory
 from mcp_server.users import USER_SOURCES
 from shopbench.cli import app as cli
@@ -226,3 +228,24 @@ def test_serve_refuses_a_baseline_as_the_user_in_one_line(tmp_path):
     assert ran.exit_code == 2, ran.output
     assert ran.output.strip() == "shopbench serve: --user-model oracle: a baseline plays the agent, not the shopper; " \
                                  "give a model spec (e.g. llama-cpp:smollm2)"
+
+
+def test_the_rules_users_answers_pass_the_checks_over_the_default_world(default_world, tmp_path):
+    """No false alarm: every answer the rules user gives (correct by construction) to questions about each held
+    constraint and the usual ones, over every generated task, passes the checks (a product's name holding a value,
+    'sterling silver' holding a held 'silver', '100w' beside a held '100pcs' were flagged before)."""
+    environment = open_environment(["shoppingbench"], runs_dir=tmp_path, world=default_world.root, user=RULES)
+    suite = environment.suites[0]
+    flagged, checked = [], 0
+    for _, listing in environment.selection():
+        profile = suite.profile(listing.task_id)  # type: ignore[attr-defined]
+        user, known = RulesUser(profile), set()
+        for question in [f"What about the {c.name}?" for c in profile.held] + [COLOUR_QUESTION, "Anything else?"]:
+            answer = user.answer(question)
+            check = check_answer(profile, answer.text, answer.turn.asked_about, known)
+            known.update(check.disclosed)
+            checked += 1
+            held = {c.key for c in profile.held}
+            if check.error or (set(answer.turn.disclosed) & held) - set(check.disclosed):  # it sees what was given
+                flagged.append((listing.task_id, question, answer.text, check))
+    assert checked > 2000 and flagged == []

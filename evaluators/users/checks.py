@@ -1,7 +1,9 @@
 """Checking a simulated shopper's answer against its profile, so a simulator's mistake is not scored as the agent's.
 
 An answer is read for the profile's values (written as the catalog writes them, so a value is found by its words,
-or, for a price or budget, by its numbers). These mistakes make a simulator error:
+or, for a price, budget or voucher, by its numbers). A value said only inside words the answer may say (the name of
+the product it is about, "the basketball jersey"; a value asked about that holds it, "sterling silver" for a held
+colour "silver") is not revealed. These mistakes make a simulator error:
 
 - it says a value that holds the product's whole title (which no shopper says, and which names the gold);
 - it reveals a held-back constraint the question did not ask about (and no earlier answer gave);
@@ -29,6 +31,8 @@ from mcp_server.shopping.conversation.rules_user import RulesUser
 if TYPE_CHECKING:
     from benchmarks.shoppingbench.conversation.profile import Constraint, UserProfile
 
+BOUNDS = frozenset({"price", "budget", "voucher"})
+"""Constraint kinds whose value is a bound in words, given when its numbers are."""
 _WORD = re.compile(r"[^\W_]+")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _YES = re.compile(r"\s*(yes|yeah|yep|sure|definitely|absolutely|of course|please|i do|i need|i want|i'd like)\b")
@@ -65,10 +69,10 @@ def _numbers(text: str) -> set[float]:
     return {float(number.replace(",", ".")) for number in _NUMBER.findall(text)}
 
 
-def mentions(text: str, value: str) -> bool:
-    """Whether `text` gives `value`: all of its numbers (a price or budget bound in words), else its words as a
-    phrase."""
-    numbers = _numbers(value)
+def mentions(text: str, value: str, *, by_numbers: bool = False) -> bool:
+    """Whether `text` gives `value`: its words as a phrase, or with `by_numbers` (a bound in words) all of its
+    numbers."""
+    numbers = _numbers(value) if by_numbers else set()
     if numbers:
         return numbers <= _numbers(text)
     phrase = _words(value)
@@ -77,7 +81,18 @@ def mentions(text: str, value: str) -> bool:
 
 def gives(text: str, constraint: Constraint) -> bool:
     """Whether `text` gives the constraint: its value, or for a service (whose value is a catalog flag) its name."""
-    return mentions(text, constraint.value) or (constraint.kind == "service" and mentions(text, constraint.name))
+    if mentions(text, constraint.value, by_numbers=constraint.kind in BOUNDS):
+        return True
+    return constraint.kind == "service" and mentions(text, constraint.name)
+
+
+def _without(text: str, phrases: Collection[str]) -> str:
+    """The answer's words with these phrases taken out (longest first)."""
+    words = _words(text)
+    for phrase in sorted((_words(p) for p in phrases), key=len, reverse=True):
+        if phrase.strip():
+            words = words.replace(phrase, " ")
+    return words
 
 
 def answers(text: str, constraint: Constraint, asked: Collection[str]) -> bool:
@@ -101,17 +116,17 @@ def check_answer(profile: UserProfile, text: str, asked: Collection[str], known:
         if not constraint.sayable and mentions(text, constraint.value):
             return AnswerCheck(disclosed, f"said the product's title as its {constraint.name}")
     allowed = [constraints[key] for key in (*asked, *known) if key in constraints] + list(profile.stated)
+    sayable = [item.split(" ", 1)[-1] for item in profile.items] + [c.value for c in allowed]
+    rest = _without(text, sayable)
     for key in disclosed:
-        if key in asked or key in known:
-            continue
         constraint = constraints[key]
-        if any(_words(other.value) == _words(constraint.value) for other in allowed):
-            continue  # the same value answers a constraint that was asked about
+        if key in asked or key in known or not gives(rest, constraint):
+            continue  # asked, or said only inside the products' names and the values it may say
         return AnswerCheck(disclosed, f"revealed {_label(constraint)} ({constraint.value!r}), which the question "
                                       "did not ask about")
     for name, value in read_answer(text):
         same = [c for c in constraints.values() if _words(c.name) == _words(name) and c.kind != "service"]
-        if same and not any(mentions(value, c.value) for c in same):
+        if same and not any(mentions(value, c.value, by_numbers=c.kind in BOUNDS) for c in same):
             return AnswerCheck(disclosed, f"stated {value!r} for {_label(same[0])}, which its profile holds as "
                                           f"{same[0].value!r}")
     for key in asked:
