@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks.shoppingbench.conversation.profile import Constraint, UserProfile
+from benchmarks.shoppingbench.conversation.wording import say
 from evaluators.models import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ModelSpecError, register_backend
 from evaluators.users import ModelUserSource
 from evaluators.users.checks import AnswerCheck, check_answer
@@ -230,22 +231,33 @@ def test_serve_refuses_a_baseline_as_the_user_in_one_line(tmp_path):
                                  "give a model spec (e.g. llama-cpp:smollm2)"
 
 
-def test_the_rules_users_answers_pass_the_checks_over_the_default_world(default_world, tmp_path):
+def test_the_checks_pass_the_rules_users_answers_and_catch_every_leak_over_the_default_world(default_world, tmp_path):
     """No false alarm: every answer the rules user gives (correct by construction) to questions about each held
     constraint and the usual ones, over every generated task, passes the checks (a product's name holding a value,
-    'sterling silver' holding a held 'silver', '100w' beside a held '100pcs' were flagged before)."""
+    'sterling silver' holding a held 'silver', '100w' beside a held '100pcs' were flagged before). No miss: the same
+    answer with another held constraint said after it is caught, unless that value was said already."""
     environment = open_environment(["shoppingbench"], runs_dir=tmp_path, world=default_world.root, user=RULES)
     suite = environment.suites[0]
-    flagged, checked = [], 0
+    flagged, missed, checked, leaks = [], [], 0, 0
     for _, listing in environment.selection():
         profile = suite.profile(listing.task_id)  # type: ignore[attr-defined]
-        user, known = RulesUser(profile), set()
+        user, known, held = RulesUser(profile), set(), {c.key for c in profile.held}
         for question in [f"What about the {c.name}?" for c in profile.held] + [COLOUR_QUESTION, "Anything else?"]:
             answer = user.answer(question)
             check = check_answer(profile, answer.text, answer.turn.asked_about, known)
-            known.update(check.disclosed)
             checked += 1
-            held = {c.key for c in profile.held}
             if check.error or (set(answer.turn.disclosed) & held) - set(check.disclosed):  # it sees what was given
                 flagged.append((listing.task_id, question, answer.text, check))
+            said = [c.value for c in (*profile.stated, *profile.constraints) if c.key in answer.turn.asked_about
+                    or c in profile.stated or c.key in known]
+            for extra in profile.held:
+                if extra.key in answer.turn.asked_about or extra.key in known or not extra.sayable or any(
+                        extra.value.lower() in value.lower() for value in said):
+                    continue
+                leaks += 1
+                leaked = check_answer(profile, f"{answer.text} {say(extra, 0)}", answer.turn.asked_about, known)
+                if leaked.error is None:
+                    missed.append((listing.task_id, question, extra))
+            known.update(check.disclosed)
     assert checked > 2000 and flagged == []
+    assert leaks > 1000 and missed == [], (leaks, missed[:5])

@@ -86,6 +86,13 @@ def gives(text: str, constraint: Constraint) -> bool:
     return constraint.kind == "service" and mentions(text, constraint.name)
 
 
+def _hiding(phrases: list[str], constraint: Constraint) -> list[str]:
+    """The phrases to take out before looking for the constraint's value: all but those inside it (taking "silver"
+    out of "sterling silver" would hide a revealed material), the value itself included (said already)."""
+    value = _words(constraint.value)
+    return [phrase for phrase in phrases if _words(phrase) == value or _words(phrase) not in value]
+
+
 def _without(text: str, phrases: Collection[str]) -> str:
     """The answer's words with these phrases taken out (longest first)."""
     words = _words(text)
@@ -117,10 +124,9 @@ def check_answer(profile: UserProfile, text: str, asked: Collection[str], known:
             return AnswerCheck(disclosed, f"said the product's title as its {constraint.name}")
     allowed = [constraints[key] for key in (*asked, *known) if key in constraints] + list(profile.stated)
     sayable = [item.split(" ", 1)[-1] for item in profile.items] + [c.value for c in allowed]
-    rest = _without(text, sayable)
     for key in disclosed:
         constraint = constraints[key]
-        if key in asked or key in known or not gives(rest, constraint):
+        if key in asked or key in known or not gives(_without(text, _hiding(sayable, constraint)), constraint):
             continue  # asked, or said only inside the products' names and the values it may say
         return AnswerCheck(disclosed, f"revealed {_label(constraint)} ({constraint.value!r}), which the question "
                                       "did not ask about")
