@@ -4,12 +4,13 @@ then the embedded SmolLM2 through llama.cpp answers a question for real."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks.shoppingbench.conversation.profile import Constraint, UserProfile
+from benchmarks.shoppingbench.conversation.profile import Constraint, UserProfile, about_item
 from benchmarks.shoppingbench.conversation.wording import say
 from evaluators.models import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ModelSpecError, register_backend
 from evaluators.users import ModelUserSource
@@ -231,23 +232,29 @@ def test_serve_refuses_a_baseline_as_the_user_in_one_line(tmp_path):
                                  "give a model spec (e.g. llama-cpp:smollm2)"
 
 
-def test_the_checks_pass_the_rules_users_answers_and_catch_every_leak_over_the_default_world(default_world, tmp_path):
+@pytest.fixture(scope="module")
+def world_profiles(default_world, tmp_path_factory) -> list[UserProfile]:
+    """The profile of every generated task of the default world (one stated constraint)."""
+    environment = open_environment(["shoppingbench"], runs_dir=tmp_path_factory.mktemp("runs"),
+                                   world=default_world.root, user=RULES)
+    suite = environment.suites[0]
+    return [suite.profile(listing.task_id) for _, listing in environment.selection()]  # type: ignore[attr-defined]
+
+
+def test_the_checks_pass_the_rules_users_answers_and_catch_every_leak_over_the_default_world(world_profiles):
     """No false alarm: every answer the rules user gives (correct by construction) to questions about each held
     constraint and the usual ones, over every generated task, passes the checks (a product's name holding a value,
     'sterling silver' holding a held 'silver', '100w' beside a held '100pcs' were flagged before). No miss: the same
     answer with another held constraint said after it is caught, unless that value was said already."""
-    environment = open_environment(["shoppingbench"], runs_dir=tmp_path, world=default_world.root, user=RULES)
-    suite = environment.suites[0]
     flagged, missed, checked, leaks = [], [], 0, 0
-    for _, listing in environment.selection():
-        profile = suite.profile(listing.task_id)  # type: ignore[attr-defined]
+    for profile in world_profiles:
         user, known, held = RulesUser(profile), set(), {c.key for c in profile.held}
         for question in [f"What about the {c.name}?" for c in profile.held] + [COLOUR_QUESTION, "Anything else?"]:
             answer = user.answer(question)
             check = check_answer(profile, answer.text, answer.turn.asked_about, known)
             checked += 1
             if check.error or (set(answer.turn.disclosed) & held) - set(check.disclosed):  # it sees what was given
-                flagged.append((listing.task_id, question, answer.text, check))
+                flagged.append((profile.task_id, question, answer.text, check))
             said = [c.value for c in (*profile.stated, *profile.constraints) if c.key in answer.turn.asked_about
                     or c in profile.stated or c.key in known]
             for extra in profile.held:
@@ -257,7 +264,26 @@ def test_the_checks_pass_the_rules_users_answers_and_catch_every_leak_over_the_d
                 leaks += 1
                 leaked = check_answer(profile, f"{answer.text} {say(extra, 0)}", answer.turn.asked_about, known)
                 if leaked.error is None:
-                    missed.append((listing.task_id, question, extra))
+                    missed.append((profile.task_id, question, extra))
             known.update(check.disclosed)
     assert checked > 2000 and flagged == []
     assert leaks > 1000 and missed == [], (leaks, missed[:5])
+
+
+def test_the_checks_catch_every_answer_that_contradicts_a_held_constraint_over_the_default_world(world_profiles):
+    """Asked about each held constraint, a shopper who states another value (in the rules user's words, or a no to
+    a held service) is caught, whichever the task."""
+    missed, contradictions = [], 0
+    for profile in world_profiles:
+        user = RulesUser(profile)
+        for held in (c for c in profile.held if c.sayable):
+            asked = user.answer(f"What about the {held.name}?").turn.asked_about
+            if held.key not in asked:
+                continue
+            other = {"price": "17 PHP", "budget": "17 PHP", "voucher": "nothing special"}.get(held.kind, "zebra print")
+            text = "No, I don't need that." if held.kind == "service" else about_item(
+                say(dataclasses.replace(held, value=other), 1), profile.items, held.item)
+            contradictions += 1
+            if check_answer(profile, text, asked).error is None:
+                missed.append((profile.task_id, held, text))
+    assert contradictions > 1000 and missed == [], (contradictions, missed[:5])
