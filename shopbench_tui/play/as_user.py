@@ -11,6 +11,7 @@ The recorded run is an ordinary run folder: the person's answers are the user tu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
 
-from evaluators.harness.run import episode_id_for, run_benchmark
+from evaluators.harness.run import default_run_dir, episode_id_for, run_benchmark
 from evaluators.users import PersonUserSource, Question
 from mcp_server.trajectory import episode_path
 from mcp_server.users import register_user_source
@@ -74,7 +75,10 @@ class AsUserApp(App[None]):
         name, when given, recorded in the manifest)."""
         super().__init__()
         self.config, self.task_id, self.world = config, task_id, world
-        self.run_dir = Path(config.execution.out or "runs")
+        if config.execution.out is None:
+            agent = config.execution.agent or config.model
+            config.execution.out = default_run_dir(config.benchmark, f"as-user-{agent}")
+        self.run_dir = Path(config.execution.out)
         self.source = PersonUserSource(on_question=lambda question: self.post_message(self.QuestionWaiting(question)),
                                        on_profile=lambda profile: self.post_message(self.ProfileShown(profile)),
                                        person=person)
@@ -95,8 +99,8 @@ class AsUserApp(App[None]):
         return screen
 
     def on_mount(self) -> None:
-        agent = self.config.execution.agent or self.config.model
-        self.push_screen(AsUserScreen(agent if not self.config.execution.agent else f"{agent} ({self.config.model})"))
+        agent = self.config.execution.agent
+        self.push_screen(AsUserScreen(f"{agent} ({self.config.model})" if agent else self.config.model))
         self.set_interval(POLL_S, self.read_steps)
         self.play()
 
@@ -163,5 +167,6 @@ class AsUserApp(App[None]):
         """Quit: a question waiting is left unanswered (the episode ends as abandoned) and the run is stopped."""
         self.source.leave()
         if self._run_loop is not None and self._agent_run is not None and not self._agent_run.done():
-            self._run_loop.call_soon_threadsafe(self._agent_run.cancel)
+            with contextlib.suppress(RuntimeError):  # its loop closed meanwhile: the run is over anyway
+                self._run_loop.call_soon_threadsafe(self._agent_run.cancel)
         self.exit()
