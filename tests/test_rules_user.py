@@ -11,12 +11,15 @@ import os
 import re
 import subprocess
 import sys
+from functools import cache
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from benchmarks.shoppingbench.conversation.profile import Constraint, UserProfile, item_label
 from benchmarks.shoppingbench.conversation.wording import NO_PREFERENCE, NOT_UNDERSTOOD, UNSAYABLE, read_answer
-from mcp_server.shopping.conversation.rules_user import RULES, RulesUser, rules
+from mcp_server.shopping.conversation.rules_user import QUESTIONS, RULES, RulesUser, rules
 from tests._conversation import generated_tasks, official_tasks, profiles, secrets
 
 TOPIC_QUESTIONS = {
@@ -110,7 +113,9 @@ def test_every_constraint_kind_asked_in_several_phrasings_is_answered_from_the_p
         for constraint in profile.held:
             if constraint.kind in ("option", "attribute") and constraint.name.isdigit():
                 continue  # a key that is a bare number names nothing a shopper could ask about
-            for question in questions_for(constraint):
+            guess = (f"Should the {constraint.name} be {constraint.value}?",) if constraint.kind in (
+                "option", "attribute") and constraint.sayable and len(constraint.value) > 2 else ()
+            for question in (*questions_for(constraint), *guess):  # three ways, and by its value
                 check_answer(task, user, constraint, about(question, profile, constraint), held)
             kinds.add(constraint.kind)
     assert kinds == {"option", "attribute", "service", "price", "shop", "budget", "voucher"}
@@ -172,3 +177,61 @@ def test_the_same_question_gets_the_same_answer_in_another_process() -> None:
 def test_the_source_records_its_rules() -> None:
     assert RULES.name == "rules"
     assert RULES.parameters() == {"user_rules_sha256": rules().digest} and len(rules().digest) == 64
+
+
+def test_a_question_about_one_of_several_items_is_answered_for_that_item() -> None:
+    def price(item: int, value: str) -> Constraint:
+        return Constraint(f"{item}.price", "price", item, "price", value)
+
+    two = UserProfile("shop-x", ("a sunscreen lotion", "a moisturizer"), (),
+                      (price(0, "at least 10 PHP"), price(1, "at most 20 PHP")), "I need two things.")
+    cases = UserProfile("shop-y", ("a case", "a case"), (), (price(0, "at least 1 PHP"), price(1, "at most 2 PHP")),
+                        "I need two cases.")
+    for profile, question, keys in (
+        (two, "What's your budget?", ["0.price", "1.price"]),
+        (two, "What's your budget for the moisturizer?", ["1.price"]),
+        (two, "What's your budget for the sunscreen?", ["0.price"]),
+        (two, "And the price of the second one?", ["1.price"]),
+        (cases, "What's your budget for the second case?", ["1.price"]),
+        (cases, "What should the first case cost?", ["0.price"]),
+    ):
+        answer = RulesUser(profile).answer(question)
+        assert answer.turn.disclosed == keys, (question, answer.text)
+
+
+def test_a_broken_questions_file_is_one_line_naming_it(tmp_path) -> None:
+    good = QUESTIONS.read_text(encoding="utf-8")
+    for name, text, said in (("toml", "general = [", "not valid TOML"),
+                             ("key", good.replace('name = "the colour"\n', ""), "lacks 'name'"),
+                             ("regex", good.replace("'hues?'", "'hues?('"), "not a regular expression")):
+        path = tmp_path / f"{name}.toml"
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(ValueError, match=said) as raised:
+            rules(path)
+        assert str(path) in str(raised.value) and "\n" not in str(raised.value)
+
+
+FUZZ_WORDS = ["what", "colour", "size", "the", "second", "budget", "for", "brand", "cash", "shop", "voucher",
+              "anything", "else", "?", "(", "[", "\\", "*", "mm", "ring", "case", "50", "bags", "lazmall", "free",
+              "shipping", "one", "sale"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(words=st.lists(st.sampled_from(FUZZ_WORDS), max_size=12), noise=st.text(max_size=20),
+       index=st.integers(min_value=0, max_value=10_000))
+def test_any_question_is_answered_and_says_only_what_it_discloses(words, noise, index, default_world) -> None:
+    every = fuzz_profiles(default_world)
+    _, profile = every[index % len(every)]
+    question = " ".join(words) + noise
+    answer = RulesUser(profile).answer(question)
+    again = RulesUser(profile).answer(question)
+    assert (answer.text, answer.turn) == (again.text, again.turn)
+    said = {value for _, value in read_answer(answer.text)}
+    assert said == {c.value for c in profile.constraints if c.key in answer.turn.disclosed}
+    assert answer.turn.understood or (answer.text == NOT_UNDERSTOOD and not answer.turn.asked_about)
+
+
+@cache
+def fuzz_profiles(world) -> list:
+    """Every generated task's profile and a fifth of the official ones', all held back."""
+    return profiles(generated_tasks(world), stated=0) + profiles(official_tasks()[::5], stated=0)

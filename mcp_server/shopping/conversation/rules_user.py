@@ -16,12 +16,20 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from benchmarks.shoppingbench.conversation.profile import ORDINALS, Constraint, UserProfile, about_item, item_label
+from benchmarks.shoppingbench.conversation.profile import (
+    ORDINALS,
+    Constraint,
+    UserProfile,
+    about_item,
+    distinct_facts,
+    item_label,
+)
 from benchmarks.shoppingbench.conversation.wording import (
     ASK_ME,
     NO_PREFERENCE,
@@ -82,16 +90,24 @@ def _words(patterns: list[str]) -> re.Pattern[str]:
 
 @cache
 def rules(path: Path = QUESTIONS) -> Rules:
-    """The question rules, loaded once per process."""
+    """The question rules, loaded once per process; a file that cannot be read as rules is a ValueError in one line
+    naming it and what is wrong."""
     text = path.read_text(encoding="utf-8")
-    data: dict[str, Any] = tomllib.loads(text)
-    topics = tuple(
-        Topic(name=entry["name"], pattern=_words(entry["patterns"]),
-              keys=tuple(re.compile(key, re.IGNORECASE) for key in entry.get("keys", ())),
-              kinds=frozenset(entry.get("kinds", ())), services=frozenset(entry.get("services", ())))
-        for entry in data["topic"])
-    return Rules(topics, _words(data["general"]), frozenset(data["generic_key_words"]),
-                 hashlib.sha256(text.encode("utf-8")).hexdigest())
+    try:
+        data: dict[str, Any] = tomllib.loads(text)
+        topics = tuple(
+            Topic(name=entry["name"], pattern=_words(entry["patterns"]),
+                  keys=tuple(re.compile(key, re.IGNORECASE) for key in entry.get("keys", ())),
+                  kinds=frozenset(entry.get("kinds", ())), services=frozenset(entry.get("services", ())))
+            for entry in data["topic"])
+        return Rules(topics, _words(data["general"]), frozenset(data["generic_key_words"]),
+                     hashlib.sha256(text.encode("utf-8")).hexdigest())
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"{path}: not valid TOML ({error})") from None
+    except KeyError as error:
+        raise ValueError(f"{path}: a topic or the file lacks {error.args[0]!r}") from None
+    except re.error as error:
+        raise ValueError(f"{path}: a pattern is not a regular expression ({error})") from None
 
 
 @dataclass
@@ -104,15 +120,26 @@ class RulesUser:
 
     def __post_init__(self) -> None:
         profile, count = self.profile, len(self.profile.items)
+        # How the items are named: as the shopper does ("the second case"), by kind, after a preposition ("... for
+        # the movement"), and by the words only one item's kind has ("sunscreen" of "sunscreen lotion").
         self._labels = [item_label(profile.items, index) for index in range(count)]
         self._kinds = [item.split(" ", 1)[1].lower() for item in profile.items]
         self._label_patterns = [_whole(label) for label in self._labels]
         self._kind_patterns = [_whole(kind) for kind in self._kinds]
+        self._asked_for = [re.compile(rf"(?<![\w-])(?:for|about|of|on|regarding) {re.escape(label)}(?![\w-])",
+                                      re.IGNORECASE) for label in self._labels]
+        shared = Counter(word for kind in set(self._kinds) for word in set(kind.split()))
+        self._kind_words = [[_whole(word, plural=True) for word in kind.split() if len(word) > 3 and shared[word] == 1]
+                            for kind in self._kinds]
         self._kinds_out = _any_of(self._kinds)
         self._names_out = _any_of([c.name.lower() for c in profile.constraints if c.kind in ("option", "attribute")])
+        # How a detail is asked about besides its topic: by its key's head word, or by its very value ("Do you want
+        # it in beige?": the shopper confirms what it is).
         kind_words = {word for kind in self._kinds for word in kind.split()}
         self._heads = {c.key: _whole(head, plural=True) for c in profile.constraints
                        if (head := _head_word(c, self.rules.generic_words, kind_words))}
+        self._values = {c.key: _whole(c.value) for c in profile.constraints
+                        if c.kind in ("option", "attribute") and c.sayable and len(c.value) > 2}
         self._holds = {topic.name: [c for c in profile.constraints if topic.holds(c)] for topic in self.rules.topics}
         self._general = _general_answer(profile, self.rules)
 
@@ -131,14 +158,14 @@ class RulesUser:
         asked.sort(key=self.profile.constraints.index)
         sentences = [about_item(say(c, stable_index(f"{lowered}\0{c.key}", 3)) if c.sayable else
                                 UNSAYABLE.format(name=c.name), self.profile.items, c.item)
-                     for c in asked]
+                     for c in distinct_facts(asked)]
         if empty:
             sentences.append(NO_PREFERENCE.format(topic=listing(empty)))
         return self._turn(" ".join(sentences), asked)
 
     def _asked(self, question: str, items: set[int]) -> tuple[list[Constraint], list[str]]:
-        """The constraints of these items (and the task-wide ones) the question asks about, by topic or by a
-        detail's own name, and the topics it asks about that hold none of them."""
+        """The constraints of these items (and the task-wide ones) the question asks about — by topic, by a detail's
+        own name, or by its very value — and the topics it asks about that hold none of them."""
         asked: list[Constraint] = []
         empty: list[str] = []
         for topic in self.rules.topics:
@@ -148,19 +175,21 @@ class RulesUser:
                 if not held:
                     empty.append(topic.name)
         asked += [c for c in self.profile.constraints if (c.item is None or c.item in items) and c not in asked
-                  and c.key in self._heads and self._heads[c.key].search(question)]
+                  and any(c.key in found and found[c.key].search(question) for found in (self._heads, self._values))]
         return asked, empty
 
     def _items(self, question: str) -> set[int]:
         """The items a (lower-cased) question is about: those it names as the shopper does ("the ring", "the second
-        case"), else those it names by kind or place, else all."""
+        case"), else those it names by kind or place, else by a word only its kind has, else all."""
         count = len(self.profile.items)
         if count < 2:
             return set(range(count))
         labelled = _longest({i for i in range(count) if self._label_patterns[i].search(question)}, self._labels)
         if len(labelled) > 1 and self._names_out:  # "the belt styles for the men": a detail's name holds a kind
             stripped = self._names_out.sub(" ", question)
-            labelled = {i for i in labelled if self._label_patterns[i].search(stripped)}
+            labelled = {i for i in labelled if self._label_patterns[i].search(stripped)} or labelled
+        if len(labelled) > 1:  # "the watch dial size ... for the movement"
+            labelled = {i for i in labelled if self._asked_for[i].search(question)} or labelled
         if labelled:
             return labelled
         named = _longest({i for i in range(count) if self._kind_patterns[i].search(question)}, self._kinds)
@@ -169,6 +198,8 @@ class RulesUser:
                 index = place % count
                 same = [i for i in named if self._kinds[i] == self._kinds[index]]
                 named = (named - set(same)) | {index} if same or not named else named | {index}
+        if not named:  # "the sunscreen" for "a sunscreen lotion"
+            named = {i for i in range(count) if any(word.search(question) for word in self._kind_words[i])}
         return named or set(range(count))
 
     def _turn(self, text: str, asked: list[Constraint], *, understood: bool = True) -> UserAnswer:
