@@ -143,6 +143,16 @@ def test_a_missing_stop_marker_or_an_empty_answer_is_a_simulator_error(tmp_path)
     assert answer.turn.simulator_error == "the answer was empty" and answer.text == NO_ANSWER
 
 
+def test_a_question_counts_as_understood_as_the_rules_user_reads_it(tmp_path):
+    SCRIPTS["reads"] = [f"I'd also like to talk about the price. {STOP_MARKER}", f"Sorry? {STOP_MARKER}"]
+    source = ModelUserSource("scripted-shopper:reads", cache=False)
+    user = source.for_profile(PROFILE)
+    general, garbled = user.answer("Anything else I should know?"), user.answer("Zorp blick?")
+    source.close()
+    assert (general.turn.asked_about, general.turn.understood, general.turn.simulator_error) == ([], True, None)
+    assert (garbled.turn.asked_about, garbled.turn.understood) == ([], False)
+
+
 def test_a_failed_model_call_is_a_simulator_error_not_the_agents(tmp_path):
     answer, _ = answer_with(tmp_path, "fails", FAIL)
     assert answer.text == NO_ANSWER and not answer.turn.understood

@@ -55,9 +55,11 @@ def question_reader(profile: UserProfile) -> RulesUser:
     return RulesUser(profile)
 
 
-def asked_about(reader: RulesUser, question: str) -> list[str]:
-    """The keys of the constraints the question asks about, as the rules user reads it (questions.toml)."""
-    return reader.answer(question).turn.asked_about
+def read_question(reader: RulesUser, question: str) -> tuple[list[str], bool]:
+    """The keys of the constraints the question asks about, and whether it asks about anything a shopper decides (a
+    general "anything else?" does, asking about no key), as the rules user reads it (questions.toml)."""
+    turn = reader.answer(question).turn
+    return turn.asked_about, turn.understood
 
 
 def _words(text: str) -> str:

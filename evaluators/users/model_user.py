@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from evaluators.harness.backend import PreparedModel, is_baseline, prepare_model
 from evaluators.models import ChatMessage, GenerateConfig, ModelOptions, ModelSpecError, get_model
-from evaluators.users.checks import AnswerCheck, asked_about, check_answer, question_reader
+from evaluators.users.checks import AnswerCheck, check_answer, question_reader, read_question
 from evaluators.users.guidelines import STOP_MARKER, guidelines_sha256, profile_prompt
 from mcp_server.trajectory import UserTurn
 from mcp_server.users import UserAnswer
@@ -129,7 +129,7 @@ class ModelUser:
         self.reader = question_reader(profile)
 
     def answer(self, question: str) -> UserAnswer:
-        asked = asked_about(self.reader, question)
+        asked, understood = read_question(self.reader, question)
         try:
             raw = self.source.generate([*self.messages, ChatMessage(role="user", content=question)])
         except Exception as failure:  # noqa: BLE001 - the simulator failed, not the agent: recorded as such
@@ -142,7 +142,7 @@ class ModelUser:
         self.known.update(check.disclosed)
         mistakes = [mistake for mistake in (error, check.error) if mistake]
         turn = UserTurn(user=self.source.name, disclosed=check.disclosed, asked_about=list(asked),
-                        understood=bool(asked) or bool(check.disclosed), simulator_error="; ".join(mistakes) or None)
+                        understood=understood, simulator_error="; ".join(mistakes) or None)
         return UserAnswer(text=text or NO_ANSWER, turn=turn)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from evaluators.users.checks import asked_about, disclosed_keys, question_reader
+from evaluators.users.checks import disclosed_keys, question_reader, read_question
 from mcp_server.trajectory import UserTurn
 from mcp_server.users import UserAnswer
 
@@ -79,7 +79,7 @@ class PersonUser:
     def answer(self, question: str) -> UserAnswer:
         self.source.on_question(Question(question, self.profile))
         text = self.source.wait().strip()
-        asked = asked_about(self.reader, question)
+        asked, _ = read_question(self.reader, question)
         turn = UserTurn(user="person", disclosed=disclosed_keys(self.profile, text, asked), asked_about=asked,
                         understood=bool(text), simulator_error=None)
         return UserAnswer(text=text, turn=turn)
