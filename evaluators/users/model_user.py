@@ -93,7 +93,7 @@ class ModelUserSource:
                 "user_stop_marker": STOP_MARKER}
 
     def counters(self) -> dict[str, Any]:
-        """The simulator's cache hits and misses (for the run's notes)."""
+        """The simulator's response-cache hits and misses so far (none before its first call)."""
         if self._prepared is None or self._prepared.cached is None:
             return {}
         return {"user_cache_hits": self._prepared.cached.hits, "user_cache_misses": self._prepared.cached.misses}
