@@ -63,7 +63,7 @@ async def test_a_person_answers_the_agents_questions_as_the_shopper(agent, defau
                                                                    tmp_path: Path):
     runs = tmp_path / "runs"
     config = RunConfig("shoppingbench", "asker", task_ids=[product_task.task_id], out=runs, cache=False,
-                       world=default_world.root, agent=agent, episode_timeout_s=120.0 if agent else None)
+                       world=default_world.root, agent=agent, episode_timeout_s=120.0 if agent else None, stated=0)
     app = AsUserApp(config, product_task.task_id, world=default_world.root, person="eva")
     answers: list[str] = []
     given: list[list[str]] = []
@@ -95,7 +95,7 @@ async def test_a_person_answers_the_agents_questions_as_the_shopper(agent, defau
     assert all(step.user is not None and step.user.user == "person" for step in asks)
     assert [step.tool for step in trajectory.steps][-2:] == ["recommend_product", "terminate"]
     parameters = read_manifest(runs).parameters
-    assert (parameters["user"], parameters["user_person"]) == ("person", "eva")
+    assert (parameters["user"], parameters["user_person"], parameters["stated"]) == ("person", "eva", 0)
 
 
 async def test_quitting_while_the_agent_waits_for_an_answer_abandons_the_episode(default_world, product_task,
@@ -154,6 +154,7 @@ async def test_a_person_playing_the_agent_asks_the_rules_shopper(default_world, 
     ([], "--as-user plays one task: give --task ID or --random"),
     (["--benchmark", "intentionqa", "--random"], "intentionqa cannot be played as a conversation"),
     (["--task", "no-such-task"], "no-such-task"),
+    (["--random", "--user", "rules"], "--as-user puts you in the user's seat: drop --user"),
 ])
 def test_play_as_user_refuses_what_it_cannot_play_before_the_app_starts(arguments, refusal, default_world,
                                                                         tmp_path: Path):

@@ -51,7 +51,7 @@ def register(app: typer.Typer) -> None:
             from shopbench.commands.play_as_user import play_as_user
 
             play_as_user(benchmark, model=model, agent=agent, task=task, random_task=random_task, player=player,
-                         runs=runs, world=world, tasks=tasks, max_steps=max_steps)
+                         runs=runs, world=world, tasks=tasks, max_steps=max_steps, user=user, stated=stated)
             return
         import anyio
 

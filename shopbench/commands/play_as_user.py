@@ -14,7 +14,7 @@ from shopbench.commands import error_message
 
 def play_as_user(benchmark: str, *, model: str, agent: str | None, task: str | None, random_task: bool,
                  player: str | None, runs: Path | None, world: Path | None, tasks: str | None,
-                 max_steps: int | None) -> None:
+                 max_steps: int | None, user: str | None = None, stated: int | None = None) -> None:
     """Refuse in one line what cannot be played (before the app starts), else run the app and say where the episode
     is recorded."""
     from benchmarks.jsonl import DataFileError
@@ -26,11 +26,13 @@ def play_as_user(benchmark: str, *, model: str, agent: str | None, task: str | N
 
     if bool(task) == random_task:
         raise typer.BadParameter("--as-user plays one task: give --task ID or --random", param_hint="--task/--random")
+    if user is not None:
+        raise typer.BadParameter("--as-user puts you in the user's seat: drop --user", param_hint="--user")
     out = runs or default_run_dir(benchmark, f"as-user-{agent or model}")
     try:
         task_id = playable_task(benchmark, out, task, world=world, task_set=tasks)
         config = RunConfig(benchmark, model, task_ids=[task_id], out=out, world=world, task_set=tasks,
-                           max_steps=max_steps, agent=agent)
+                           max_steps=max_steps, agent=agent, stated=stated)
         app = AsUserApp(config, task_id, world=world, person=player)
     except (NotPlayable, DataFileError, FileNotFoundError, UnknownTaskSet, RunOptionError, ModelSpecError,
             ValueError) as error:
