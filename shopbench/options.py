@@ -56,6 +56,11 @@ User = Annotated[str | None, typer.Option(
 Stated = Annotated[int | None, typer.Option(
     "--stated", min=0, rich_help_panel=AGENTIC,
     help="With --user: how many constraints the first message states besides the product kind (default 1).")]
+UserModel = Annotated[str | None, typer.Option(
+    "--user-model", rich_help_panel=AGENTIC,
+    help=f"Play the task set as a conversation with a model as the user ({MODEL_SPECS}), instead of --user: its "
+    "answers are checked against the task's profile, and an episode with a contradiction or an unasked disclosure "
+    "is reported apart.")]
 Runs = Annotated[Path | None, typer.Option(
     "--runs", help="Run folder the episodes are recorded in (default: a new folder under ./runs); several "
     "servers and players may share one.")]

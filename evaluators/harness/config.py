@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.errors import BadInput
+from evaluators.models import ModelOptions
 from evaluators.players.question import Decoding
-from mcp_server.suite_registry import conversation_options
+from evaluators.users.options import conversation_for
 
 
 class RunOptionError(BadInput):
@@ -54,11 +55,13 @@ class BenchmarkOptions:
     """Who answers `ask_user` (`--user rules`): the task set played as a conversation; None, as it is."""
     stated: int | None = None
     """A conversation's opener states this many constraints (None: 1)."""
+    user_model: str | None = None
+    """A model plays the user instead (`--user-model SPEC`: evaluators.users)."""
 
 
 OPTION_FLAGS = {"world": "--world", "task_set": "--tasks", "protocol": "--protocol", "max_steps": "--max-steps",
                 "items": "--items", "prompting": "--prompting", "shots": "--shots", "user": "--user",
-                "stated": "--stated"}
+                "stated": "--stated", "user_model": "--user-model"}
 """BenchmarkOptions field → the flag that sets it."""
 
 
@@ -149,4 +152,7 @@ def environment_options(config: RunConfig) -> dict[str, Any]:
     options = config.options
     return {"task_set": options.task_set, "items": options.items, "prompting": options.prompting,
             "shots": options.shots or 0, "seed": config.decoding.seed, "max_steps": options.max_steps,
-            **conversation_options(options.user, options.stated)}
+            **conversation_for(options.user, options.user_model, options.stated, seed=config.decoding.seed,
+                               cache=config.backend.cache, cache_path=config.backend.cache_path,
+                               options=ModelOptions(n_ctx=config.backend.n_ctx,
+                                                    n_gpu_layers=config.backend.n_gpu_layers))}

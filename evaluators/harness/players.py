@@ -80,7 +80,7 @@ class Player:
 
 
 class AgentPlayer(Player):
-    options = ("world", "task_set", "protocol", "max_steps", "user", "stated")
+    options = ("world", "task_set", "protocol", "max_steps", "user", "stated", "user_model")
     prompting_option = "protocol"
     plays = "an agentic benchmark"
     baselines_are_models = True

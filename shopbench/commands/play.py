@@ -10,7 +10,7 @@ import typer
 
 from benchmarks.registry import benchmark_names
 from shopbench.commands import error_message
-from shopbench.options import Items, MaxSteps, Prompting, Runs, Stated, TaskSet, User, World
+from shopbench.options import Agent, Items, MaxSteps, Prompting, Runs, Stated, TaskSet, User, World
 
 
 def register(app: typer.Typer) -> None:
@@ -31,6 +31,12 @@ def register(app: typer.Typer) -> None:
         max_steps: MaxSteps = None,
         user: User = None,
         stated: Stated = None,
+        as_user: bool = typer.Option(False, "--as-user", help="Sit in the shopper's seat: an agent (--model, or "
+                                     "--agent with --model behind it) plays one conversational task (--task or "
+                                     "--random) and asks you; you answer."),
+        model: str = typer.Option("heuristic", "--model", "-m", help="With --as-user: the agent's model spec or "
+                                  "baseline."),
+        agent: Agent = None,
     ) -> None:
         """Play a task as a human, recorded like a model's episode.
 
@@ -38,8 +44,15 @@ def register(app: typer.Typer) -> None:
         action goes through the MCP server, so `shopbench score`, `report`, `replay` and `results` treat you like a
         model. F1 lists the keys.
 
-        Examples: shopbench play --player ana --random · shopbench play --benchmark intentionqa --player ana
+        Examples: shopbench play --player ana --random · shopbench play --benchmark intentionqa --player ana ·
+        shopbench play --as-user --model llama-cpp:smollm2 --random
         """
+        if as_user:
+            from shopbench.commands.play_as_user import play_as_user
+
+            play_as_user(benchmark, model=model, agent=agent, task=task, random_task=random_task, player=player,
+                         runs=runs, world=world, tasks=tasks, max_steps=max_steps, user=user, stated=stated)
+            return
         import anyio
 
         from benchmarks.errors import Refusal

@@ -32,6 +32,7 @@ from shopbench.options import (
     TaskSet,
     UseCache,
     User,
+    UserModel,
     World,
 )
 
@@ -115,6 +116,7 @@ def run(
     shots: Shots = None,
     user: User = None,
     stated: Stated = None,
+    user_model: UserModel = None,
 ) -> None:
     """Run a model or baseline on a benchmark; results go to a run folder (score it with `shopbench score`).
 
@@ -143,7 +145,7 @@ def run(
         cache=cache, cache_path=cache_path, prices=prices, server_url=server, server_token=server_token,
         executor=executor, address=address,
         world=world, task_set=tasks, protocol=protocol, max_steps=max_steps, items=items, prompting=prompting,
-        shots=shots, user=user, stated=stated, agent=agent, agent_bin=agent_bin,
+        shots=shots, user=user, stated=stated, user_model=user_model, agent=agent, agent_bin=agent_bin,
     )
     if verbose:  # a bug's traceback too (shopbench.cli)
         ctx.meta[VERBOSE] = True

@@ -24,6 +24,7 @@ from shopbench.options import (
     Stated,
     TaskSet,
     User,
+    UserModel,
     World,
 )
 
@@ -54,6 +55,7 @@ def register(app: typer.Typer) -> None:
         seed: Seed = 0,
         user: User = None,
         stated: Stated = None,
+        user_model: UserModel = None,
         agent_name: AgentName = None,
         agent_kind: AgentKindOption = None,
         max_sessions: int = typer.Option(DEFAULT_MAX_SESSIONS, "--max-sessions", min=1,
@@ -78,10 +80,10 @@ def register(app: typer.Typer) -> None:
         import anyio
 
         from benchmarks.errors import Refusal
+        from evaluators.users.options import conversation_for
         from mcp_server.environment import open_environment
         from mcp_server.http_limits import HttpLimits, open_file_problem, raise_open_file_limit
         from mcp_server.shopping.world_build import WorldNotBuilt
-        from mcp_server.suite_registry import conversation_options
         from mcp_server.transports import endpoint_url, is_loopback, serve_http, serve_stdio, stdout_to_stderr
 
         limits = HttpLimits(max_sessions=max_sessions, session_idle_timeout_s=session_idle_timeout,
@@ -102,7 +104,8 @@ def register(app: typer.Typer) -> None:
                 # and a default world is never built inside that wait unless asked for.
                 environment = open_environment(benchmarks, runs_dir=runs_dir, world=world, task_set=tasks,
                                                items=items, prompting=prompting, shots=shots or 0, seed=seed,
-                                               max_steps=max_steps, **conversation_options(user, stated),
+                                               max_steps=max_steps,
+                                               **conversation_for(user, user_model, stated, seed=seed),
                                                agent_defaults=_agent_defaults(agent_name, agent_kind),
                                                single_client=stdio, background=stdio,
                                                build_world=build_world or not stdio)

@@ -17,7 +17,8 @@ from shopbench_tui.scores import EpisodeScore, episode_scores, score_run
 HELP_NOTES = (
     "Every action is one tool call of the episode (one step), recorded like an agent's. Search: fill the form, "
     "enter searches; enter or v on a result views it; a adds it to the basket; in the basket shift+up/down (u/d) "
-    "reorders and x removes; ctrl+e recommends the basket in its order; ctrl+t ends the task. Questions: press the "
+    "reorders and x removes; ctrl+e recommends the basket in its order; ctrl+o asks the shopper (conversational "
+    "tasks); ctrl+t ends the task. Questions: press the "
     "option's key (A–D or 0–9) or type an answer, then confirm it (enter or y; escape goes back). ctrl+q quits; "
     "while an episode runs it asks first (quitting leaves the episode recorded as abandoned)."
 )

@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select, Static
 
+from shopbench_tui.play.ask_user import AskShopperScreen, asks_user
 from shopbench_tui.play.episode_screen import EpisodeScreen, ToolCall
 from shopbench_tui.play.options import parse_options
 from shopbench_tui.play.screen_registry import register_play_screen
@@ -127,6 +128,7 @@ class ShoppingScreen(EpisodeScreen):
         Binding("ctrl+w", "web_search", "web", priority=True),
         Binding("ctrl+e", "recommend", "recommend", priority=True),
         Binding("ctrl+t", "terminate", "terminate", priority=True),
+        Binding("ctrl+o", "ask_user", "ask shopper", priority=True),
     ]
 
     def compose(self) -> ComposeResult:
@@ -238,6 +240,13 @@ class ShoppingScreen(EpisodeScreen):
 
     def action_web_search(self) -> None:
         self.app.push_screen(WebSearchScreen(self.act))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """ask_user is a key of conversational task sets only (play --user): hidden elsewhere."""
+        return action != "ask_user" or asks_user(self.session.task)
+
+    def action_ask_user(self) -> None:
+        self.app.push_screen(AskShopperScreen(self.act))
 
     def action_terminate(self) -> None:
         def chosen(status: str | None) -> None:
