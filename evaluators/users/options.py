@@ -11,13 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from benchmarks.errors import BadInput
 from evaluators.models import ModelOptions
 from evaluators.users.model_user import ModelUserSource
 from mcp_server.suite_registry import conversation_options
 from mcp_server.users import register_user_source
 
 
-class UserOptionError(ValueError):
+class UserOptionError(BadInput):
     """--user and --user-model given together."""
 
 

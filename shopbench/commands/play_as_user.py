@@ -17,11 +17,9 @@ def play_as_user(benchmark: str, *, model: str, agent: str | None, task: str | N
                  max_steps: int | None, user: str | None = None, stated: int | None = None) -> None:
     """Refuse in one line what cannot be played (before the app starts), else run the app and say where the episode
     is recorded."""
-    from benchmarks.jsonl import DataFileError
-    from evaluators.harness.config import RunConfig, RunOptionError
+    from benchmarks.errors import Refusal
+    from evaluators.harness.config import RunConfig
     from evaluators.harness.run import default_run_dir
-    from evaluators.models.base import ModelSpecError
-    from mcp_server.suites import NotPlayable, UnknownTaskSet
     from shopbench_tui.play.as_user import AsUserApp
 
     if bool(task) == random_task:
@@ -34,8 +32,7 @@ def play_as_user(benchmark: str, *, model: str, agent: str | None, task: str | N
         config = RunConfig(benchmark, model, task_ids=[task_id], out=out, world=world, task_set=tasks,
                            max_steps=max_steps, agent=agent, stated=stated)
         app = AsUserApp(config, task_id, world=world, person=player)
-    except (NotPlayable, DataFileError, FileNotFoundError, UnknownTaskSet, RunOptionError, ModelSpecError,
-            ValueError) as error:
+    except (Refusal, FileNotFoundError) as error:
         typer.echo(f"shopbench play: {error_message(error)}", err=True)
         raise typer.Exit(2) from None
     app.run()
