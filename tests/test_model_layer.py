@@ -21,8 +21,9 @@ from evaluators.players.agent.observations import ObservationHints
 REPO = Path(__file__).resolve().parent.parent
 BENCHMARK_WORDS = ("shoppingbench", "find_product", "recommend_product", "product_id")
 """What only a benchmark's player may know: its name, its tools, its observations' fields."""
-SHARED_DATA_MODULES = ("benchmarks.home", "benchmarks.names")
-"""What the model layer may import of the data layer: where files live, and how a mistyped name is answered."""
+SHARED_DATA_MODULES = ("benchmarks.home", "benchmarks.names", "benchmarks.errors")
+"""What the model layer may import of the data layer: where files live, how a mistyped name is answered, and the
+refusal types every layer raises."""
 
 TOOLS = [
     ToolSpec(name="find_product", description="Search the catalog. Returns a page.",
