@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_server.protocol import TaskListing
 from mcp_server.suite_registry import build_suites
-from mcp_server.suites import SuiteOptions, SuiteWorld, TaskSuite, check_playable
+from mcp_server.suites import NotPlayable, SuiteOptions, SuiteWorld, TaskSuite, check_playable
 
 if TYPE_CHECKING:
     from mcp_server.background_sandboxes import BackgroundSandboxes
@@ -103,6 +103,10 @@ def open_environment(
     served = SuiteOptions(world=world, task_set=task_set, items=items, prompting=prompting, shots=shots, seed=seed,
                           build_world=build_world, user=user, stated=stated)
     opened, suites = build_suites(list(benchmarks), served)
+    if user is not None and not any(getattr(suite, "user", None) is user for suite in suites):
+        names = ", ".join(suite.benchmark for suite in suites)
+        raise NotPlayable(f"--user: {names} cannot be played as a conversation (no task set of it holds back what "
+                          "the user wants)")
     return Environment(suites=suites, world=opened, runs_dir=Path(runs_dir), max_steps=max_steps,
                        agent_defaults=dict(agent_defaults or {}), single_client=single_client,
                        background=background)

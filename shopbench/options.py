@@ -48,6 +48,14 @@ Prompting = Annotated[str | None, typer.Option(
 Shots = Annotated[int | None, typer.Option(
     "--shots", min=0, rich_help_panel=QUESTIONS,
     help="Few-shot demonstrations per question (drawn from the items the benchmark holds out).")]
+User = Annotated[str | None, typer.Option(
+    "--user", rich_help_panel=AGENTIC,
+    help="Play the task set as a conversation: the first message names the product and --stated constraints, the "
+    "rest is held back until the agent asks with ask_user, answered by this user (rules: a deterministic "
+    "simulator). Without it: the task set as it is.")]
+Stated = Annotated[int | None, typer.Option(
+    "--stated", min=0, rich_help_panel=AGENTIC,
+    help="With --user: how many constraints the first message states besides the product kind (default 1).")]
 Runs = Annotated[Path | None, typer.Option(
     "--runs", help="Run folder the episodes are recorded in (default: a new folder under ./runs); several "
     "servers and players may share one.")]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluators.players.question import Decoding
+from mcp_server.users import conversation_options
 
 
 class RunOptionError(ValueError):
@@ -48,10 +49,15 @@ class BenchmarkOptions:
     items: Path | None = None
     prompting: str | None = None
     shots: int | None = None
+    user: str | None = None
+    """Who answers `ask_user` (`--user rules`): the task set played as a conversation; None, as it is."""
+    stated: int | None = None
+    """A conversation's opener states this many constraints (None: 1)."""
 
 
 OPTION_FLAGS = {"world": "--world", "task_set": "--tasks", "protocol": "--protocol", "max_steps": "--max-steps",
-                "items": "--items", "prompting": "--prompting", "shots": "--shots"}
+                "items": "--items", "prompting": "--prompting", "shots": "--shots", "user": "--user",
+                "stated": "--stated"}
 """BenchmarkOptions field → the flag that sets it."""
 
 
@@ -141,4 +147,5 @@ def environment_options(config: RunConfig) -> dict[str, Any]:
     and for each Ray worker (evaluators.harness.ray_worker), so both serve the same tasks the same way."""
     options = config.options
     return {"task_set": options.task_set, "items": options.items, "prompting": options.prompting,
-            "shots": options.shots or 0, "seed": config.decoding.seed, "max_steps": options.max_steps}
+            "shots": options.shots or 0, "seed": config.decoding.seed, "max_steps": options.max_steps,
+            **conversation_options(options.user, options.stated)}

@@ -62,6 +62,15 @@ def demonstration_parameters(suite: TaskSuite) -> dict[str, Any]:
     return {"demonstrations": {"rule": held_out.rule, "count": len(held_out.ids), "ids": held_out.ids}}
 
 
+def conversation_parameters(suite: TaskSuite) -> dict[str, Any]:
+    """A task set played as a conversation: its user, opener size and profile seed (the suite's manifest
+    parameters), which decide what the agent is told and answered; {} for any other, so their manifests stay as
+    they were."""
+    from mcp_server.shopping.suite import ConversationalShoppingSuite
+
+    return suite.manifest_parameters() if isinstance(suite, ConversationalShoppingSuite) else {}
+
+
 def new_run_id(label: str) -> str:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
     return f"{label}-{stamp}-{uuid.uuid4().hex[:6]}"

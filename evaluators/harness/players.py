@@ -79,7 +79,7 @@ class Player:
 
 
 class AgentPlayer(Player):
-    options = ("world", "task_set", "protocol", "max_steps")
+    options = ("world", "task_set", "protocol", "max_steps", "user", "stated")
     prompting_option = "protocol"
     plays = "an agentic benchmark"
     baselines_are_models = True

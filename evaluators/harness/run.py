@@ -37,6 +37,7 @@ from benchmarks.registry import get_benchmark
 from evaluators.harness.config import RunConfig, environment_options
 from evaluators.harness.file_limits import check_open_files
 from evaluators.harness.manifest import (
+    conversation_parameters,
     demonstration_parameters,
     git_revision,
     new_run_id,
@@ -148,7 +149,7 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
                 **player.parameters(), "epochs": selection.epochs, "intents": list(selection.intents or []) or None,
                 "limit": selection.limit, "task_ids": selection.task_ids, "shard": str(shard) if shard else None,
                 "server": execution.server_url or "in-process", "benchmark_version": spec.version,
-                **demonstration_parameters(suite),
+                **demonstration_parameters(suite), **conversation_parameters(suite),
             },
             prompts=prompt_hashes(player.prompts()),
             world=None if world is None else {**world.info.model_dump(mode="json"), "path": str(world.root.resolve())},

@@ -43,6 +43,7 @@ from evaluators.results.run_names import run_kind
 from evaluators.results.scoring import ScoreOptions, score_run
 from evaluators.results.trajectory_stats import INVALID_CALL_TOOL
 from mcp_server.shopping.tools import SHOPPING_TOOLS
+from mcp_server.toolbox import EpisodeTool
 from mcp_server.trajectory import (
     RunManifest,
     StepEvent,
@@ -94,10 +95,11 @@ class ExportSummary:
         return f"{text} → {self.path}"
 
 
-def tool_schemas() -> list[dict[str, Any]]:
-    """The ShoppingBench tools as the agent receives them: name, description, JSON Schema of the arguments."""
+def tool_schemas(tools: Mapping[str, EpisodeTool] = SHOPPING_TOOLS) -> list[dict[str, Any]]:
+    """The tools (default: the six ShoppingBench tools) as the agent receives them: name, description, JSON Schema
+    of the arguments."""
     return [{"name": spec.name, "description": spec.description, "parameters": spec.arguments.model_json_schema()}
-            for spec in SHOPPING_TOOLS.values()]
+            for spec in tools.values()]
 
 
 def function_tools() -> list[dict[str, Any]]:

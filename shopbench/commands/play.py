@@ -10,7 +10,7 @@ import typer
 
 from benchmarks.registry import benchmark_names
 from shopbench.commands import error_message
-from shopbench.options import Items, MaxSteps, Prompting, Runs, TaskSet, World
+from shopbench.options import Items, MaxSteps, Prompting, Runs, Stated, TaskSet, User, World
 
 
 def register(app: typer.Typer) -> None:
@@ -29,6 +29,8 @@ def register(app: typer.Typer) -> None:
         items: Items = None,
         prompting: Prompting = None,
         max_steps: MaxSteps = None,
+        user: User = None,
+        stated: Stated = None,
     ) -> None:
         """Play a task as a human, recorded like a model's episode.
 
@@ -42,6 +44,7 @@ def register(app: typer.Typer) -> None:
 
         from benchmarks.jsonl import DataFileError
         from mcp_server.suites import NotPlayable, UnknownTaskSet
+        from mcp_server.users import conversation_options
         from shopbench_tui.play import play as run_play
         from shopbench_tui.play.runner import build_play_server
 
@@ -52,7 +55,8 @@ def register(app: typer.Typer) -> None:
         runs_dir = runs or Path("runs") / f"human-{folder_name}-{benchmark}"
         try:  # what cannot be played is said in one line before the app starts (nothing is recorded)
             server = build_play_server(benchmark, runs_dir, world=world, task_set=tasks, items=items,
-                                       prompting=prompting, task_id=task, max_steps=max_steps)
+                                       prompting=prompting, task_id=task, max_steps=max_steps,
+                                       **conversation_options(user, stated))
         except (NotPlayable, DataFileError, FileNotFoundError, UnknownTaskSet, ValueError) as error:
             typer.echo(f"shopbench play: {error_message(error)}", err=True)
             raise typer.Exit(2) from None

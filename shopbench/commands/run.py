@@ -28,8 +28,10 @@ from shopbench.options import (
     Protocol,
     Seed,
     Shots,
+    Stated,
     TaskSet,
     UseCache,
+    User,
     World,
 )
 
@@ -111,6 +113,8 @@ def run(
     items: Items = None,
     prompting: Prompting = None,
     shots: Shots = None,
+    user: User = None,
+    stated: Stated = None,
 ) -> None:
     """Run a model or baseline on a benchmark; results go to a run folder (score it with `shopbench score`).
 
@@ -143,7 +147,7 @@ def run(
         cache=cache, cache_path=cache_path, prices=prices, server_url=server, server_token=server_token,
         executor=executor, address=address,
         world=world, task_set=tasks, protocol=protocol, max_steps=max_steps, items=items, prompting=prompting,
-        shots=shots, agent=agent, agent_bin=agent_bin,
+        shots=shots, user=user, stated=stated, agent=agent, agent_bin=agent_bin,
     )
     refusals = (NotPlayable, RunOptionError, UnknownBenchmarkError, ModelSpecError, ManifestMismatch, RunDirError,
                 DataFileError, FileNotFoundError, UnknownTaskSet, ValueError)

@@ -21,7 +21,9 @@ from shopbench.options import (
     Runs,
     Seed,
     Shots,
+    Stated,
     TaskSet,
+    User,
     World,
 )
 
@@ -50,6 +52,8 @@ def register(app: typer.Typer) -> None:
         prompting: Prompting = None,
         shots: Shots = None,
         seed: Seed = 0,
+        user: User = None,
+        stated: Stated = None,
         agent_name: AgentName = None,
         agent_kind: AgentKindOption = None,
         max_sessions: int = typer.Option(DEFAULT_MAX_SESSIONS, "--max-sessions", min=1,
@@ -78,6 +82,7 @@ def register(app: typer.Typer) -> None:
         from mcp_server.shopping.world_build import WorldNotBuilt
         from mcp_server.suites import NotPlayable, UnknownTaskSet
         from mcp_server.transports import endpoint_url, is_loopback, serve_http, serve_stdio, stdout_to_stderr
+        from mcp_server.users import conversation_options
 
         limits = HttpLimits(max_sessions=max_sessions, session_idle_timeout_s=session_idle_timeout,
                             request_timeout_s=request_timeout)
@@ -97,7 +102,7 @@ def register(app: typer.Typer) -> None:
                 # and a default world is never built inside that wait unless asked for.
                 environment = open_environment(benchmarks, runs_dir=runs_dir, world=world, task_set=tasks,
                                                items=items, prompting=prompting, shots=shots or 0, seed=seed,
-                                               max_steps=max_steps,
+                                               max_steps=max_steps, **conversation_options(user, stated),
                                                agent_defaults=_agent_defaults(agent_name, agent_kind),
                                                single_client=stdio, background=stdio,
                                                build_world=build_world or not stdio)

@@ -8,14 +8,15 @@ from typing import Any
 
 def build_play_server(benchmark: str, runs_dir: Path, *, world: Path | None = None, task_set: str | None = None,
                       items: Path | None = None, prompting: str | None = None, task_id: str | None = None,
-                      max_steps: int | None = None) -> Any:
+                      max_steps: int | None = None, **conversation: Any) -> Any:
     """The same MCPServer `shopbench serve` runs, hosting one registered benchmark (`open_environment`). Raises
     NotPlayable (one line naming the fix) when its tasks cannot be played here or `task_id` is not one of them,
-    before anything is recorded. `max_steps` None: the server's default."""
+    before anything is recorded. `max_steps` None: the server's default. `conversation`: open_environment's `user`
+    and `stated` (`--user`), the task set played as a conversation."""
     from mcp_server.environment import open_environment
 
     environment = open_environment([benchmark], runs_dir=runs_dir, world=world, task_set=task_set, items=items,
-                                   prompting=prompting, max_steps=max_steps)
+                                   prompting=prompting, max_steps=max_steps, **conversation)
     environment.selection(task_ids=[task_id] if task_id else None)
     return environment.server
 

@@ -40,6 +40,9 @@ class Constraint:
     """What it is about, in words: "colour", "brand", "price", "cash on delivery", "budget"."""
     value: str
     """The value as the catalog writes it ("as the picture", "xiaomi", "COD"), or the bound in words."""
+    sayable: bool = True
+    """False when the value holds the product's whole title (an official-set quirk: an attribute copying the title),
+    which a shopper would not say: never stated, and answered without its value."""
 
 
 @dataclass(frozen=True)
@@ -86,16 +89,16 @@ def profile_of(task: ShoppingTask, products: Mapping[str, Product], *, stated: i
     if stated < 0:
         raise ValueError(f"stated must be 0 or more, not {stated}")
     constraints = constraints_of(task)
+    said = frozenset(w for c in constraints for w in re.findall(r"[a-z][a-z'-]+", c.value.lower()))
+    items = tuple(_with_article(kind_words(_product(target, products), task.query, said)) for target in task.targets)
     if task.intent == "web":
-        items = tuple(_with_article(kind_words(_product(target, products))) for target in task.targets)
         return UserProfile(task.task_id, items, (), constraints, task.query, knowledge_question=task.query)
-    ranked = sorted(constraints, key=lambda c: (SALIENCE["brand" if c.name == "brand" else c.kind],
-                                                _tie(seed, task.task_id, c.key)))
-    said = {c.key for c in ranked[:stated]}
-    items = tuple(_with_article(kind_words(_product(target, products))) for target in task.targets)
-    opener = _opener(task, items, [c for c in constraints if c.key in said], seed)
-    return UserProfile(task.task_id, items, tuple(c for c in constraints if c.key in said),
-                       tuple(c for c in constraints if c.key not in said), opener)
+    ranked = sorted((c for c in constraints if c.sayable),
+                    key=lambda c: (SALIENCE["brand" if c.name == "brand" else c.kind], _tie(seed, task.task_id, c.key)))
+    chosen = {c.key for c in ranked[:stated]}
+    opener = _opener(task, items, [c for c in constraints if c.key in chosen], seed)
+    return UserProfile(task.task_id, items, tuple(c for c in constraints if c.key in chosen),
+                       tuple(c for c in constraints if c.key not in chosen), opener)
 
 
 def constraints_of(task: ShoppingTask) -> tuple[Constraint, ...]:
@@ -109,7 +112,9 @@ def constraints_of(task: ShoppingTask) -> tuple[Constraint, ...]:
             count += 1
             unique = f"{key}.{count}"
         keys.add(unique)
-        found.append(Constraint(unique, kind, item, name, value))
+        titles = [] if item is None else [title.lower() for title in task.targets[item].title if title]
+        found.append(Constraint(unique, kind, item, name, value,
+                                sayable=not any(title in value.lower() for title in titles)))
 
     for index, target in enumerate(task.targets if task.intent != "web" else []):
         for option in target.sku_options or []:
@@ -158,9 +163,19 @@ def voucher_words(voucher: Voucher) -> str:
     return f"{scope}, it is valid only when the total is over {voucher.threshold:g} PHP, and it gives {discount}"
 
 
-def kind_words(product: Product) -> str:
+def kind_words(product: Product, query: str = "", said: frozenset[str] = frozenset()) -> str:
+    """The product's kind in words (`_kind_words`), one word shorter when that would be its whole title."""
+    words = _kind_words(product, query, said)
+    if " ".join(words.split()) == " ".join(product.title.lower().split()):
+        return words.split(" ", 1)[1] if " " in words else "item"
+    return words
+
+
+def _kind_words(product: Product, query: str, said: frozenset[str]) -> str:
     """The product's kind, as a shopper names it without brand or details: the generated kind's noun found in its
-    title ("polo shirt"), else the category's last level ("tea bags"), else a head noun of the title, else "item"."""
+    title ("polo shirt"), else the category's last level ("tea bags"); for a product known by its title only (a task
+    file without its world), the longest run of title words the task's `query` also uses, none of them a word of a
+    constraint's value (`said`), else a head noun of the title, else "item"."""
     for kind in KINDS:
         if kind.category == product.category and product.brand in kind.brands:
             nouns = sorted(kind.nouns, key=len, reverse=True)
@@ -171,7 +186,28 @@ def kind_words(product: Product) -> str:
         if leaf:
             return leaf
     words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z'-]+", product.title)]
-    return next((w for w in words if w in HEAD_NOUNS or f"{w}s" in HEAD_NOUNS), "item")
+    return _run_in_query(words, query, said) or next(
+        (w for w in words if w in HEAD_NOUNS or f"{w}s" in HEAD_NOUNS), "item")
+
+
+def _run_in_query(words: list[str], query: str, said: frozenset[str]) -> str:
+    """The longest run (up to three words, the last of a longer run) of title words the query says too."""
+    asked = {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z'-]+", query)}
+    best: list[str] = []
+    run: list[str] = []
+    for word in [*words, ""]:
+        if word and len(word) > 2 and word in asked and word not in said and word not in FILLER:
+            run.append(word)
+            continue
+        if len(run) > len(best):
+            best = run
+        run = []
+    return " ".join(best[-3:])
+
+
+FILLER = frozenset(("and", "the", "for", "with", "from", "new", "set", "pcs", "free", "original", "high", "quality",
+                    "sale", "best", "hot", "top", "size", "color", "colour"))
+"""Title words that never name a kind."""
 
 
 def _product(target: Target, products: Mapping[str, Product]) -> Product:

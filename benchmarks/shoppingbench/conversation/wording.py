@@ -49,6 +49,8 @@ NO_PREFERENCE = "I don't have a preference about {topic}."
 NOT_UNDERSTOOD = ("Sorry, I'm not sure what you're asking. Could you ask me about one thing at a time, like the "
                   "colour, size, brand, price or delivery?")
 """The answer to a question the user cannot map to anything a shopper decides."""
+UNSAYABLE = "I couldn't tell you the exact {name}."
+"""The answer about a constraint whose value a shopper would not know to say (profile.Constraint.sayable)."""
 NOTHING_ELSE = "No, that's everything I care about."
 """The answer to a general question ("anything else?") when nothing is held back."""
 ASK_ME = "There are a few more things I care about: ask me about {topics}."

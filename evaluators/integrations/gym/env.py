@@ -45,6 +45,7 @@ from mcp_server.shopping.suite import ShoppingSuite
 from mcp_server.shopping.tools import Sandbox
 from mcp_server.shopping.world import World
 from mcp_server.trajectory import AgentInfo, read_trajectory
+from mcp_server.users import conversation_options
 
 BENCHMARK = "shoppingbench"
 """The registered benchmark this environment plays (by name: importing its registration module directly would
@@ -98,7 +99,9 @@ def shared_sandbox(suite: ShoppingSuite) -> Sandbox:
 
 class ShoppingBenchEnv(gym.Env[dict[str, str], Any]):
     """`gymnasium.make("shopbench/ShoppingBench-v0", world=..., task_set=..., intent=...)` (after
-    `import evaluators.integrations.gym`). See the module docstring for spaces, actions and rewards."""
+    `import evaluators.integrations.gym`). See the module docstring for spaces, actions and rewards. `user="rules"`
+    (and `stated=N`) plays the task set as a conversation: the instruction is the shopper's opener and the tools
+    include `ask_user`, answered by that user (as `shopbench run --user`)."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
@@ -117,6 +120,8 @@ class ShoppingBenchEnv(gym.Env[dict[str, str], Any]):
         agent_kind: str = "model",
         embedder: str | None = None,
         render_mode: str | None = None,
+        user: str | None = None,
+        stated: int | None = None,
     ) -> None:
         if outcome not in ("success", "rule"):
             raise ValueError(f"outcome must be 'success' or 'rule', not {outcome!r}")
@@ -126,6 +131,7 @@ class ShoppingBenchEnv(gym.Env[dict[str, str], Any]):
         environment = open_environment(
             [BENCHMARK], runs_dir=self.runs_dir, task_set=task_set, max_steps=max_steps,
             world=world if world is None or isinstance(world, World) else Path(world).expanduser(),
+            **conversation_options(user, stated),
         )
         self.suite = cast(ShoppingSuite, environment.suites[0])
         self.world, self.sandbox = self.suite.world, shared_sandbox(self.suite)
@@ -149,7 +155,8 @@ class ShoppingBenchEnv(gym.Env[dict[str, str], Any]):
                                                "details": {"harness": "gymnasium"}})
         self.embedder = embedder
         self.render_mode = render_mode
-        self.tools_json = _tools_json()
+        self.tools_json = _tools_json() if user is None else json.dumps(tool_schemas(self.suite.tools),
+                                                                         ensure_ascii=False)
         self.observation_space = cast(
             "spaces.Space[dict[str, str]]",
             spaces.Dict({"instruction": AnyText(), "tools": AnyText(), "observation": AnyText()}),
@@ -192,7 +199,7 @@ class ShoppingBenchEnv(gym.Env[dict[str, str], Any]):
         )
         self._resets += 1
         self._last = ""
-        return self._obs(""), self._info(first=True, tools=tool_list())
+        return self._obs(""), self._info(first=True, tools=json.loads(self.tools_json))
 
     def step(self, action: Any) -> tuple[dict[str, str], float, bool, bool, dict[str, Any]]:
         if self.episode is None:

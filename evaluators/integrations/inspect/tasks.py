@@ -23,6 +23,7 @@ from benchmarks.registry import BenchmarkSpec
 from evaluators.integrations.inspect.episodes import default_runs_dir, shared_environment
 from evaluators.integrations.inspect.scorers import qa_score, shoppingbench_score
 from evaluators.integrations.inspect.solvers import answer_question, shopping_agent
+from mcp_server.users import conversation_options
 
 
 def question_task(spec: BenchmarkSpec, items: str | None = None, prompting: str | None = None,
@@ -58,12 +59,16 @@ def shoppingbench_task(
     max_steps: int | None = None,
     runs: str | None = None,
     embedder: str | None = None,
+    user: str | None = None,
+    stated: int | None = None,
 ) -> Task:
     """ShoppingBench: one sample per task of the world's task set (default: the default world's generated set);
-    `intent` picks one intent or several (comma-separated). Paths are made absolute first: Inspect may chdir."""
+    `intent` picks one intent or several (comma-separated); `user` (and `stated`: `-T user=rules -T stated=2`) plays
+    it as a conversation, as `shopbench run --user`. Paths are made absolute first: Inspect may chdir."""
     runs_dir = (Path(runs) if runs else default_runs_dir(spec.name)).resolve()  # Inspect may chdir
     world_dir = None if world is None else Path(world).expanduser().resolve()
-    environment = shared_environment(spec.name, runs_dir, world=world_dir, task_set=task_set, max_steps=max_steps)
+    environment = shared_environment(spec.name, runs_dir, world=world_dir, task_set=task_set, max_steps=max_steps,
+                                     **conversation_options(user, None if stated is None else int(stated)))
     server, [suite] = environment.server, environment.suites
     reason = suite.unavailable_reason()
     if reason:

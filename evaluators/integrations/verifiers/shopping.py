@@ -9,6 +9,7 @@ from evaluators.integrations.verifiers.episodes import shared_environment
 from evaluators.integrations.verifiers.rubrics import ShoppingBenchRubric
 from evaluators.integrations.verifiers.tool_env import ToolEpisodeEnv
 from mcp_server.shopping.world import World
+from mcp_server.users import conversation_options
 
 
 def shoppingbench_environment(
@@ -22,14 +23,18 @@ def shoppingbench_environment(
     runs: str | Path | None = None,
     tool_reward: bool = False,
     embedder: str | None = None,
+    user: str | None = None,
+    stated: int | None = None,
 ) -> ToolEpisodeEnv:
     """One example per task of the world's task set (default: the default world's generated set), chosen as
     `shopbench run` chooses them: `intent` (one, several, or comma-separated), `task_ids`, `limit` (per intent).
     Episodes are recorded under `runs` (default runs/verifiers-<benchmark>-<time>); `max_steps` bounds each (None:
     the server's default); `tool_reward` adds the paper's per-turn reward; `embedder` is the title embedder the
-    scorer uses (default: the bundled MiniLM)."""
+    scorer uses (default: the bundled MiniLM); `user` (and `stated`) plays the task set as a conversation, as
+    `shopbench run --user`."""
     world_dir = None if world is None else Path(world).expanduser().resolve()
-    environment = shared_environment(spec.name, runs, world=world_dir, task_set=task_set, max_steps=max_steps)
+    environment = shared_environment(spec.name, runs, world=world_dir, task_set=task_set, max_steps=max_steps,
+                                     **conversation_options(user, stated))
     [suite] = environment.suites
     intents = [part.strip() for part in intent.split(",")] if isinstance(intent, str) else intent
     chosen = environment.selection(intents=intents, task_ids=task_ids, limit=limit)
