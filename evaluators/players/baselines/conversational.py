@@ -204,7 +204,7 @@ def asking_script(opener: str, max_steps: int = MAX_STEPS) -> Script:
         asked += 1
         said.append(question.lower())
         heard.take(_text(answer))
-    follow = [a for a in heard.asked_aspects if not any(_head(a) in question for question in said)]
+    follow = [a for a in heard.asked_aspects if not any(_bare(a) in question for question in said)]
     if follow:
         answer = yield ASK_USER, {"question": f"What about {' and '.join(dict.fromkeys(follow))}?"}
         asked += 1
@@ -212,9 +212,9 @@ def asking_script(opener: str, max_steps: int = MAX_STEPS) -> Script:
     yield from heuristic_script(heard.instruction(), max_steps - asked)
 
 
-def _head(aspect: str) -> str:
-    """An aspect's last word ("the colour" → "colour"), to tell whether a question already named it."""
-    return aspect.lower().split(" ")[-1]
+def _bare(aspect: str) -> str:
+    """An aspect without its article ("the age range" → "age range"), to tell whether a question named it."""
+    return re.sub(r"^(?:the|a|an) ", "", aspect.lower())
 
 
 def _text(observation: Any) -> str:
