@@ -38,6 +38,11 @@ def heuristic_run(default_world, tmp_path_factory) -> Path:
     return play(default_world, tmp_path_factory.mktemp("heuristic") / "run", "--model", "heuristic")
 
 
+@pytest.fixture(scope="module")
+def naive_run(default_world, tmp_path_factory) -> Path:
+    return play(default_world, tmp_path_factory.mktemp("naive") / "run", "--model", "naive")
+
+
 def test_the_heuristic_asks_about_each_kind_then_shops_and_is_scored(heuristic_run):
     manifest = read_manifest(heuristic_run)
     assert manifest.parameters["user"] == "rules" and manifest.parameters["stated"] == 1
@@ -71,9 +76,9 @@ def test_the_heuristic_asks_in_the_paper_format_too(default_world, heuristic_run
     assert steps_by_task(out) == steps_by_task(heuristic_run)
 
 
-def test_the_oracle_needs_no_questions_and_naive_asks_none(default_world, tmp_path):
-    for model in ("oracle", "naive"):
-        out = play(default_world, tmp_path / model, "--model", model)
+def test_the_oracle_needs_no_questions_and_naive_asks_none(default_world, naive_run, tmp_path):
+    for model, out in (("oracle", play(default_world, tmp_path / "oracle", "--model", "oracle")),
+                       ("naive", naive_run)):
         result = score_run(out)
         assert result.conversation is not None
         assert all(episode.questions == 0 for episode in result.conversation.episodes)
@@ -103,3 +108,23 @@ def test_an_installed_agent_asks_the_user_over_mcp(default_world, heuristic_run,
     assert result.scores[0].success
     assert (agent.held, agent.uncovered, agent.questions, agent.assumed) == (same.held, same.uncovered,
                                                                              same.questions, same.assumed)
+
+
+async def test_results_shows_the_measures_and_pairs_them(heuristic_run, naive_run):
+    """`shopbench results`: the scoreboard's rows of all metrics hold the conversation measures, and the pairs
+    compare them too when both runs had a user."""
+    from textual.widgets import DataTable
+
+    from shopbench_tui.results import ResultsApp
+
+    app = ResultsApp([heuristic_run, naive_run])
+    async with app.run_test(size=(160, 60)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("a")
+        await pilot.pause()
+        board = app.query_one("#board", DataTable)
+        rows = [[str(cell) for cell in board.get_row_at(index)] for index in range(board.row_count)]
+        uncovered = {row[3]: row[4] for row in rows if row[1] == "product" and row[2] == "uncovered"}
+        assert uncovered == {"heuristic": "1.000", "naive": "0.000"}
+        assert {row[2] for row in rows} >= {"questions", "unanswered", "assumed"}
+    assert {m.metric for c in app.comparisons for m in c.metrics} >= {"ASR", "CAR", "uncovered", "assumed"}
