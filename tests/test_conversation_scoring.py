@@ -207,9 +207,9 @@ def test_metric_rows_reader_and_compare_carry_the_measures(tmp_path):
     assert [m.metric for m in compare(result, plain, "a", "b").metrics] == ["ASR", "CAR"]
 
 
-def make_plain_copy(run: Path, to: Path) -> Path:
-    """The same episodes in a run without a user: scored as any run is."""
-    make_run(to, {})
+def make_plain_copy(run: Path, to: Path, parameters: dict[str, Any] | None = None) -> Path:
+    """The same episodes in a run without a user (scored as any run is), or with `parameters`."""
+    make_run(to, parameters or {})
     for path in (run / "episodes").glob("*.jsonl"):
         target = to / "episodes" / path.name
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -243,7 +243,14 @@ def test_report_tables_name_the_measures_and_the_errors(tmp_path):
     assert "| all episodes (pooled) | 2 | 5 | 3 (0.600) | 3 | 1 (0.333) | 1 (0.500) |" in markdown
     assert ids["error"] in markdown and "### shoppingbench · assumed" in markdown
     assert "user rules, 1 stated" in markdown  # the runs table says which run had a user
-    only_plain = write_report(runs[1:], tmp_path / "plain-report", sizes={("shoppingbench", TASK_SET): 2})
+    again = make_plain_copy(run, tmp_path / "again", CONVERSATION)  # two runs with a user and one without: each
+    runs.append(ScoredRun(again, read_manifest(again), score(again)))  # pair is compared on what both runs have
+    label_runs(runs)
+    paired = write_report(runs, tmp_path / "three", sizes={("shoppingbench", TASK_SET): 2}, baseline=runs[0].label)
+    tables = paired.markdown.read_text(encoding="utf-8").split("### ")
+    [assumed] = [t for t in tables if t.startswith("Paired against the baseline · shoppingbench · assumed")]
+    assert "| scripted (again) |" in assumed and "| scripted (plain) |" not in assumed
+    only_plain = write_report(runs[1:2], tmp_path / "plain-report", sizes={("shoppingbench", TASK_SET): 2})
     text = only_plain.markdown.read_text(encoding="utf-8")
     assert "Conversation" not in text and "uncovered" not in text
 
