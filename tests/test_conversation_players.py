@@ -96,6 +96,7 @@ def test_an_installed_agent_asks_the_user_over_mcp(default_world, heuristic_run,
                   "--task-id", "product-0000", "--world", str(default_world.root), "--out", str(out), "--no-cache",
                   "--timeout", "120")
     assert ran.exit_code == 0, ran.output
+    assert read_manifest(out).parameters["agent"] == "claude-code"
     played = steps_by_task(out)["product-0000"]
     assert played == steps_by_task(heuristic_run)["product-0000"]
     assert [tool for tool, _ in played].count("ask_user") >= 4
