@@ -82,3 +82,40 @@ async def test_a_plain_task_set_has_no_ask_user_and_no_user_key(default_world, t
     steps = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()][1:-1]
     assert len(steps) == 3 and steps[0]["is_error"] and not any("user" in step for step in steps)
     assert "user" not in read_manifest(runs).parameters
+
+
+def test_run_with_user_records_the_conversation_and_refuses_what_cannot_be_one(default_world, tmp_path: Path) -> None:
+    from benchmarks.shoppingbench.conversation.instructions import CONVERSATIONAL_NATIVE_SYSTEM_PROMPT
+    from mcp_server.trajectory import prompt_hashes
+    from tests._agent_runs import run_cli
+
+    out = tmp_path / "run"
+    result = run_cli("shoppingbench", "--model", "heuristic", "--world", str(default_world.root), "--user", "rules",
+                     "--stated", "2", "--intent", "product", "--limit", "1", "--out", str(out), "--no-cache")
+    assert result.exit_code == 0, result.output
+    manifest = read_manifest(out)
+    assert {key: manifest.parameters[key] for key in ("user", "stated", "profile_seed")} == {
+        "user": "rules", "stated": 2, "profile_seed": 0}
+    assert manifest.prompts["native_system_prompt"] == prompt_hashes(
+        {"p": CONVERSATIONAL_NATIVE_SYSTEM_PROMPT})["p"]
+    [path] = iter_episode_files(out)
+    assert read_trajectory(path).start.instruction.startswith(("I need", "I'm looking for", "Can you help"))
+    for refused, said in ((["--stated", "2"], "needs --user"), (["--user", "robot"], "no user 'robot'")):
+        result = run_cli("shoppingbench", "--model", "heuristic", "--world", str(default_world.root), *refused,
+                         "--limit", "1", "--out", str(tmp_path / "refused"))
+        assert result.exit_code == 2 and said in result.output and not (tmp_path / "refused").exists()
+    result = run_cli("intentionqa", "--model", "random", "--user", "rules", "--out", str(tmp_path / "qa"))
+    assert result.exit_code == 2 and "--user does not apply to intentionqa" in result.output
+
+
+def test_the_built_in_agent_is_invited_to_ask_only_when_it_can() -> None:
+    from evaluators.models.base import ToolSpec
+    from evaluators.players.agent.protocols import NativeProtocol, PaperProtocol
+
+    plain = [ToolSpec(name="terminate", description="end", parameters={})]
+    asking = [*plain, ToolSpec(name="ask_user", description="ask", parameters={})]
+    for protocol in (NativeProtocol(), PaperProtocol()):
+        [closed, _] = protocol.opening("I need a bag.", plain)
+        [invited, _] = protocol.opening("I need a bag.", asking)
+        assert "ask_user" not in str(closed.content) and "ask_user" in str(invited.content)
+        assert protocol.prompts() != protocol.prompts(conversational=True)

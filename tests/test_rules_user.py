@@ -64,8 +64,15 @@ def about(question: str, profile: UserProfile, constraint: Constraint) -> str:
     return f"{question[:-1]} for {item_label(profile.items, constraint.item)}?"
 
 
-def check_answer(task, profile: UserProfile, constraint: Constraint, question: str) -> None:
-    answer = RulesUser(profile).answer(question)
+def whole(value: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-]){re.escape(value.lower())}(?![\w-])")
+
+
+def check_answer(task, user: RulesUser, constraint: Constraint, question: str, held: list[tuple]) -> None:
+    """The answer discloses the constraint asked about, says what it discloses and nothing else held; `held` is
+    (constraint, pattern of its value) for the profile's held constraints."""
+    profile = user.profile
+    answer = user.answer(question)
     turn, text = answer.turn, answer.text
     where = (task.task_id, constraint.key, question, text)
     assert turn.user == "rules" and turn.understood, where
@@ -84,10 +91,9 @@ def check_answer(task, profile: UserProfile, constraint: Constraint, question: s
     lowered = text.lower()
     assert not [secret for secret in secrets(task) if secret in lowered], where
     told = " ".join(f"{c.name} {c.value}".lower() for c in disclosed) + " " + " ".join(profile.items).lower()
-    for other in profile.held:
-        value = other.value.lower()
-        if other.key not in turn.disclosed and len(value) > 3 and value not in told:
-            assert not re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", lowered), (where, other)
+    for other, pattern in held:
+        if other.key not in turn.disclosed and other.value.lower() not in told:
+            assert not pattern.search(lowered), (where, other)
 
 
 @pytest.fixture(scope="module", params=["generated", "official"])
@@ -99,11 +105,15 @@ def task_profiles(request, default_world):
 def test_every_constraint_kind_asked_in_several_phrasings_is_answered_from_the_profile(task_profiles) -> None:
     kinds: set[str] = set()
     for task, profile in task_profiles:
+        user = RulesUser(profile)
+        held = [(c, whole(c.value)) for c in profile.held if len(c.value) > 3]
         for constraint in profile.held:
             if constraint.kind in ("option", "attribute") and constraint.name.isdigit():
                 continue  # a key that is a bare number names nothing a shopper could ask about
-            for question in questions_for(constraint):
-                check_answer(task, profile, constraint, about(question, profile, constraint))
+            guess = (f"Should the {constraint.name} be {constraint.value}?",) if constraint.kind in (
+                "option", "attribute") and constraint.sayable and len(constraint.value) > 2 else ()
+            for question in (*questions_for(constraint), *guess):  # three ways, and by its value
+                check_answer(task, user, constraint, about(question, profile, constraint), held)
             kinds.add(constraint.kind)
     assert kinds == {"option", "attribute", "service", "price", "shop", "budget", "voucher"}
 
@@ -164,3 +174,23 @@ def test_the_same_question_gets_the_same_answer_in_another_process() -> None:
 def test_the_source_records_its_rules() -> None:
     assert RULES.name == "rules"
     assert RULES.parameters() == {"user_rules_sha256": rules().digest} and len(rules().digest) == 64
+
+
+def test_a_question_about_one_of_several_items_is_answered_for_that_item() -> None:
+    def price(item: int, value: str) -> Constraint:
+        return Constraint(f"{item}.price", "price", item, "price", value)
+
+    two = UserProfile("shop-x", ("a sunscreen lotion", "a moisturizer"), (),
+                      (price(0, "at least 10 PHP"), price(1, "at most 20 PHP")), "I need two things.")
+    cases = UserProfile("shop-y", ("a case", "a case"), (), (price(0, "at least 1 PHP"), price(1, "at most 2 PHP")),
+                        "I need two cases.")
+    for profile, question, keys in (
+        (two, "What's your budget?", ["0.price", "1.price"]),
+        (two, "What's your budget for the moisturizer?", ["1.price"]),
+        (two, "What's your budget for the sunscreen?", ["0.price"]),
+        (two, "And the price of the second one?", ["1.price"]),
+        (cases, "What's your budget for the second case?", ["1.price"]),
+        (cases, "What should the first case cost?", ["0.price"]),
+    ):
+        answer = RulesUser(profile).answer(question)
+        assert answer.turn.disclosed == keys, (question, answer.text)

@@ -84,6 +84,7 @@ def render_toolkit(tools: Iterable[Mapping[str, Any]]) -> str:
     return "\n\n".join(lines)
 
 
-def reference_system_prompt(tools: Iterable[Mapping[str, Any]]) -> str:
-    """The reference agent's system prompt with the given tools ({name, description, parameters}) filled in."""
-    return REFERENCE_SYSTEM_PROMPT.strip().replace(TOOLKIT_PLACEHOLDER, render_toolkit(tools))
+def reference_system_prompt(tools: Iterable[Mapping[str, Any]], template: str | None = None) -> str:
+    """The reference agent's system prompt (or `template`, a variant of it) with the given tools ({name,
+    description, parameters}) filled in."""
+    return (template or REFERENCE_SYSTEM_PROMPT).strip().replace(TOOLKIT_PLACEHOLDER, render_toolkit(tools))

@@ -93,6 +93,7 @@ class AgentPlayer(Player):
         self.protocol = get_protocol(config.options.protocol or spec.promptings[0])
         self.max_steps = config.options.max_steps
         """None: the server's step limit (the environment's default)."""
+        self.conversational = config.options.user is not None
         self.seed = decoding.seed
         self.generate = GenerateConfig(temperature=0.0 if decoding.temperature is None else decoding.temperature,
                                        max_tokens=decoding.max_tokens or 1024, top_p=decoding.top_p,
@@ -124,7 +125,7 @@ class AgentPlayer(Player):
         return {"protocol": self.protocol.name, "max_steps": max_steps, **self.generate.model_dump()}
 
     def prompts(self) -> dict[str, str]:
-        return self.protocol.prompts()
+        return self.protocol.prompts(conversational=self.conversational)
 
     def counters(self) -> dict[str, Any]:
         return self.prepared.counters()

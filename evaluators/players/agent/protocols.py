@@ -20,6 +20,11 @@ from benchmarks.shoppingbench.agent_prompts import (
     PAPER_OBSERVATION_CLOSE,
     PAPER_OBSERVATION_OPEN,
 )
+from benchmarks.shoppingbench.conversation.instructions import (
+    ASK_USER_TOOL,
+    CONVERSATIONAL_NATIVE_SYSTEM_PROMPT,
+    CONVERSATIONAL_REFERENCE_SYSTEM_PROMPT,
+)
 from benchmarks.shoppingbench.prompts import REFERENCE_SYSTEM_PROMPT, reference_system_prompt
 from evaluators.models.base import ChatMessage, ModelOutput, ToolCall, ToolSpec
 from evaluators.models.context import ContextHints
@@ -47,8 +52,9 @@ class AgentProtocol(ABC):
     """How a backend with a small context may show and shorten this protocol's observations."""
 
     @abstractmethod
-    def prompts(self) -> dict[str, str]:
-        """Prompt name → text, hashed into the run manifest."""
+    def prompts(self, conversational: bool = False) -> dict[str, str]:
+        """Prompt name → text, hashed into the run manifest (`conversational`: the prompts of a task set played as
+        a conversation, whose tools include ask_user)."""
 
     @abstractmethod
     def opening(self, instruction: str, tools: list[ToolSpec]) -> list[ChatMessage]: ...
@@ -69,14 +75,21 @@ class AgentProtocol(ABC):
         """The observation for a turn that could not be run."""
 
 
+def asks_user(tools: list[ToolSpec]) -> bool:
+    """The episode is a conversation: its tools include ask_user (the system prompt then invites asking)."""
+    return any(tool.name == ASK_USER_TOOL for tool in tools)
+
+
 class NativeProtocol(AgentProtocol):
     name = "native"
 
-    def prompts(self) -> dict[str, str]:
-        return {"native_system_prompt": NATIVE_SYSTEM_PROMPT, "malformed_native": MALFORMED_NATIVE}
+    def prompts(self, conversational: bool = False) -> dict[str, str]:
+        system = CONVERSATIONAL_NATIVE_SYSTEM_PROMPT if conversational else NATIVE_SYSTEM_PROMPT
+        return {"native_system_prompt": system, "malformed_native": MALFORMED_NATIVE}
 
     def opening(self, instruction: str, tools: list[ToolSpec]) -> list[ChatMessage]:
-        return [ChatMessage(role="system", content=NATIVE_SYSTEM_PROMPT), ChatMessage(role="user", content=instruction)]
+        system = CONVERSATIONAL_NATIVE_SYSTEM_PROMPT if asks_user(tools) else NATIVE_SYSTEM_PROMPT
+        return [ChatMessage(role="system", content=system), ChatMessage(role="user", content=instruction)]
 
     def model_tools(self, tools: list[ToolSpec]) -> list[ToolSpec] | None:
         return tools
@@ -106,13 +119,15 @@ class NativeProtocol(AgentProtocol):
 class PaperProtocol(AgentProtocol):
     name = "paper"
 
-    def prompts(self) -> dict[str, str]:
-        return {"reference_system_prompt": REFERENCE_SYSTEM_PROMPT, "malformed_paper": MALFORMED_PAPER,
+    def prompts(self, conversational: bool = False) -> dict[str, str]:
+        system = CONVERSATIONAL_REFERENCE_SYSTEM_PROMPT if conversational else REFERENCE_SYSTEM_PROMPT
+        return {"reference_system_prompt": system, "malformed_paper": MALFORMED_PAPER,
                 "paper_observation": PAPER_OBSERVATION_OPEN + PAPER_OBSERVATION_CLOSE}
 
     def opening(self, instruction: str, tools: list[ToolSpec]) -> list[ChatMessage]:
         system = reference_system_prompt([{"name": t.name, "description": t.description, "parameters": t.parameters}
-                                          for t in tools])
+                                          for t in tools],
+                                         CONVERSATIONAL_REFERENCE_SYSTEM_PROMPT if asks_user(tools) else None)
         return [ChatMessage(role="system", content=system), ChatMessage(role="user", content=instruction)]
 
     def model_tools(self, tools: list[ToolSpec]) -> list[ToolSpec] | None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -37,8 +38,10 @@ from mcp_server.users import UserAnswer, register_user_source
 
 QUESTIONS = Path(__file__).with_name("questions.toml")
 RULES_NAME = "rules"
-PLACES = {**{word: index for index, word in enumerate(ORDINALS)}, "1st": 0, "2nd": 1, "3rd": 2, "4th": 3,
-          "last": -1}
+PLACES = tuple((re.compile(rf"(?<![\w-]){word}(?![\w-])"), place) for word, place in
+               [*((word, index) for index, word in enumerate(ORDINALS)), ("1st", 0), ("2nd", 1), ("3rd", 2),
+                ("4th", 3), ("last", -1)])
+"""Words that name an item by its place ("the second one"), and the place."""
 
 
 @dataclass(frozen=True)
@@ -94,123 +97,140 @@ def rules(path: Path = QUESTIONS) -> Rules:
 
 @dataclass
 class RulesUser:
-    """The user of one episode, answering from its profile by the rules."""
+    """The user of one episode, answering from its profile by the rules. What does not depend on the question (each
+    item's and detail's words, which topics hold which constraint, the general answer) is worked out once here."""
 
     profile: UserProfile
     rules: Rules = field(default_factory=rules)
 
+    def __post_init__(self) -> None:
+        profile, count = self.profile, len(self.profile.items)
+        # How the items are named: as the shopper does ("the second case"), by kind, after a preposition ("... for
+        # the movement"), and by the words only one item's kind has ("sunscreen" of "sunscreen lotion").
+        self._labels = [item_label(profile.items, index) for index in range(count)]
+        self._kinds = [item.split(" ", 1)[1].lower() for item in profile.items]
+        self._label_patterns = [_whole(label) for label in self._labels]
+        self._kind_patterns = [_whole(kind) for kind in self._kinds]
+        self._asked_for = [re.compile(rf"(?<![\w-])(?:for|about|of|on|regarding) {re.escape(label)}(?![\w-])")
+                           for label in self._labels]
+        shared = Counter(word for kind in set(self._kinds) for word in set(kind.split()))
+        self._kind_words = [[_whole(word, plural=True) for word in kind.split() if len(word) > 3 and shared[word] == 1]
+                            for kind in self._kinds]
+        self._kinds_out = _any_of(self._kinds)
+        self._names_out = _any_of([c.name.lower() for c in profile.constraints if c.kind in ("option", "attribute")])
+        # How a detail is asked about besides its topic: by its key's head word, or by its very value ("Do you want
+        # it in beige?": the shopper confirms what it is).
+        kind_words = {word for kind in self._kinds for word in kind.split()}
+        self._heads = {c.key: _whole(head, plural=True) for c in profile.constraints
+                       if (head := _head_word(c, self.rules.generic_words, kind_words))}
+        self._values = {c.key: _whole(c.value) for c in profile.constraints
+                        if c.kind in ("option", "attribute") and c.sayable and len(c.value) > 2}
+        self._holds = {topic.name: [c for c in profile.constraints if topic.holds(c)] for topic in self.rules.topics}
+        self._general = _general_answer(profile, self.rules)
+
     def answer(self, question: str) -> UserAnswer:
         """The answer to one question: text for the agent, and the turn recorded with the step."""
         said = " ".join(question.split())
-        items = self._items(said)
-        constraints = [c for c in self.profile.constraints if c.item is None or c.item in items]
-        asked, empty = self._asked(self._without_kinds(said), constraints)
+        lowered = said.lower()
+        items = self._items(lowered)
+        asked, empty = self._asked(self._kinds_out.sub(" ", lowered) if self._kinds_out else lowered, items)
         if not asked and not empty:  # the kind's words may be what it asks about ("how many tea bags?")
-            asked, empty = self._asked(said, constraints)
-        asked.sort(key=self.profile.constraints.index)
+            asked, empty = self._asked(lowered, items)
         if not asked and not empty:
             if self.rules.general.search(said):
-                return self._general()
+                return self._turn(self._general, [])
             return self._turn(NOT_UNDERSTOOD, [], understood=False)
-        sentences = [about_item(say(c, stable_index(f"{said.lower()}\0{c.key}", 3)) if c.sayable else
+        asked.sort(key=self.profile.constraints.index)
+        sentences = [about_item(say(c, stable_index(f"{lowered}\0{c.key}", 3)) if c.sayable else
                                 UNSAYABLE.format(name=c.name), self.profile.items, c.item)
                      for c in asked]
         if empty:
             sentences.append(NO_PREFERENCE.format(topic=listing(empty)))
         return self._turn(" ".join(sentences), asked)
 
-    def _asked(self, question: str, constraints: list[Constraint]) -> tuple[list[Constraint], list[str]]:
-        """The constraints the question asks about (by topic, or by a detail's own name), and the topics it asks
-        about that hold none of them."""
+    def _asked(self, question: str, items: set[int]) -> tuple[list[Constraint], list[str]]:
+        """The constraints of these items (and the task-wide ones) the question asks about — by topic, by a detail's
+        own name, or by its very value — and the topics it asks about that hold none of them."""
         asked: list[Constraint] = []
         empty: list[str] = []
         for topic in self.rules.topics:
             if topic.pattern.search(question):
-                held = [c for c in constraints if topic.holds(c)]
+                held = [c for c in self._holds[topic.name] if c.item is None or c.item in items]
                 asked += [c for c in held if c not in asked]
                 if not held:
                     empty.append(topic.name)
-        asked += [c for c in constraints if c not in asked and self._named(c, question)]
+        asked += [c for c in self.profile.constraints if (c.item is None or c.item in items) and c not in asked
+                  and any(c.key in found and found[c.key].search(question) for found in (self._heads, self._values))]
         return asked, empty
 
-    def _items(self, question: str) -> set[int | None]:
-        """The items a question is about: those it names as the shopper does ("the ring", "the second case"), else
-        those it names by kind or place, else all."""
+    def _items(self, question: str) -> set[int]:
+        """The items a (lower-cased) question is about: those it names as the shopper does ("the ring", "the second
+        case"), else those it names by kind or place, else by a word only its kind has, else all."""
         count = len(self.profile.items)
-        everything: set[int | None] = set(range(count))
         if count < 2:
-            return everything
-        lowered = question.lower()
-        labels = [item_label(self.profile.items, index) for index in range(count)]
-        labelled = _longest({index for index in range(count) if _said(labels[index], lowered)}, labels)
-        if len(labelled) > 1:  # "the belt styles for the men": a detail's name holds another item's kind
-            lowered = self._without_aspects(lowered)
-            labelled = {index for index in labelled if _said(labels[index], lowered)}
+            return set(range(count))
+        labelled = _longest({i for i in range(count) if self._label_patterns[i].search(question)}, self._labels)
+        if len(labelled) > 1 and self._names_out:  # "the belt styles for the men": a detail's name holds a kind
+            stripped = self._names_out.sub(" ", question)
+            labelled = {i for i in labelled if self._label_patterns[i].search(stripped)} or labelled
+        if len(labelled) > 1:  # "the watch dial size ... for the movement"
+            labelled = {i for i in labelled if self._asked_for[i].search(question)} or labelled
         if labelled:
-            return set(labelled)
-        kinds = [item.split(" ", 1)[1].lower() for item in self.profile.items]
-        named = _longest({index for index, kind in enumerate(kinds) if _said(kind, lowered)}, kinds)
-        for word, place in PLACES.items():
-            if _said(word, lowered) and place < count:
+            return labelled
+        named = _longest({i for i in range(count) if self._kind_patterns[i].search(question)}, self._kinds)
+        for pattern, place in PLACES:
+            if place < count and pattern.search(question):
                 index = place % count
-                same = [i for i in named if kinds[i] == kinds[index]]
+                same = [i for i in named if self._kinds[i] == self._kinds[index]]
                 named = (named - set(same)) | {index} if same or not named else named | {index}
-        return set(named) if named else everything
-
-    def _without_kinds(self, question: str) -> str:
-        """The question without the items' kinds ("cash on delivery for the tea bags" asks nothing of a detail named
-        "tea bags")."""
-        lowered = question.lower()
-        for kind in sorted({item.split(" ", 1)[1].lower() for item in self.profile.items}, key=len, reverse=True):
-            lowered = re.sub(rf"(?<![\w-]){re.escape(kind)}(?![\w-])", " ", lowered)
-        return lowered
-
-    def _without_aspects(self, question: str) -> str:
-        """The question without the profile's names of details ("belt styles"), whose words may also be an item's
-        kind ("the belt"): what is left names the item asked about."""
-        lowered = question.lower()
-        for name in {c.name.lower() for c in self.profile.constraints if c.kind in ("option", "attribute")}:
-            lowered = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", " ", lowered)
-        return lowered
-
-    def _named(self, constraint: Constraint, question: str) -> bool:
-        """Whether the question names an attribute or option in the profile's own words: the key's head word, not
-        counting words that name nothing alone ("type") or an item's kind ("tablet" of display_size_tablet)."""
-        if constraint.kind not in ("option", "attribute"):
-            return False
-        kinds = {word for item in self.profile.items for word in item.lower().split()[1:]}
-        every = [w for w in re.split(r"[_ ]+", constraint.key.split(".")[2].lower()) if w]
-        words = [w for w in every if w not in self.rules.generic_words] or every  # a key "type" is named "type"
-        words = [w for w in words if w not in kinds] or words
-        return bool(words) and re.search(rf"(?<![\w-]){re.escape(words[-1])}s?(?![\w-])", question,
-                                         re.IGNORECASE) is not None
-
-    def _general(self) -> UserAnswer:
-        """A general question: the aspects still held back, never their values."""
-        values = [c.value.lower() for c in self.profile.held]
-        every = list(dict.fromkeys(_aspect(c, self.rules) for c in self.profile.held))
-        aspects = [aspect for aspect in every if not any(_said(value, aspect.lower()) for value in values)]
-        if len(aspects) < len(every):  # an aspect whose name says a value ("waterproof") is not named
-            aspects.append("a few other details")
-        text = ASK_ME.format(topics=listing(aspects)) if aspects else NOTHING_ELSE
-        return self._turn(text, [])
+        if not named:  # "the sunscreen" for "a sunscreen lotion"
+            named = {i for i in range(count) if any(word.search(question) for word in self._kind_words[i])}
+        return named or set(range(count))
 
     def _turn(self, text: str, asked: list[Constraint], *, understood: bool = True) -> UserAnswer:
-        keys = [c.key for c in asked]
-        disclosed = [c.key for c in asked if c.sayable]
-        return UserAnswer(text, UserTurn(user=RULES_NAME, disclosed=disclosed, asked_about=keys,
-                                         understood=understood))
+        return UserAnswer(text, UserTurn(user=RULES_NAME, disclosed=[c.key for c in asked if c.sayable],
+                                         asked_about=[c.key for c in asked], understood=understood))
+
+
+def _whole(words: str, *, plural: bool = False) -> re.Pattern[str]:
+    """The words as whole words (and their plural in "s"), case-insensitively."""
+    return re.compile(rf"(?<![\w-]){re.escape(words)}{'s?' if plural else ''}(?![\w-])", re.IGNORECASE)
+
+
+def _any_of(phrases: list[str]) -> re.Pattern[str] | None:
+    """Any of the phrases as whole words, the longest first; None for none."""
+    phrases = sorted({p for p in phrases if p}, key=len, reverse=True)
+    if not phrases:
+        return None
+    return re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, phrases)) + r")(?![\w-])", re.IGNORECASE)
+
+
+def _head_word(constraint: Constraint, generic: frozenset[str], kind_words: set[str]) -> str | None:
+    """How a question names a detail in the profile's own words: its key's last word that names something alone
+    (not "type", not an item's kind as "tablet" of display_size_tablet, unless nothing else is left)."""
+    if constraint.kind not in ("option", "attribute"):
+        return None
+    every = [w for w in re.split(r"[_ ]+", constraint.key.split(".")[2].lower()) if w]
+    words = [w for w in every if w not in generic] or every  # a key "type" is named "type"
+    words = [w for w in words if w not in kind_words] or words
+    return words[-1] if words else None
+
+
+def _general_answer(profile: UserProfile, rules: Rules) -> str:
+    """The answer to a general question: the aspects still held back, never their values (an aspect whose name
+    says a held value, as "waterproof" does, is left to "a few other details")."""
+    values = [_whole(c.value) for c in profile.held if c.value]
+    every = list(dict.fromkeys(_aspect(c, rules) for c in profile.held))
+    aspects = [aspect for aspect in every if not any(value.search(aspect) for value in values)]
+    if len(aspects) < len(every):
+        aspects.append("a few other details")
+    return ASK_ME.format(topics=listing(aspects)) if aspects else NOTHING_ELSE
 
 
 def _longest(found: set[int], names: list[str]) -> set[int]:
     """The items found without those whose name is part of another found one's ("the dog" in "the dog shampoo")."""
     return {index for index in found if not any(names[index] != names[other] and names[index] in names[other]
                                                 for other in found)}
-
-
-def _said(words: str, question: str) -> bool:
-    """The words stand in the (lower-cased) question as whole words."""
-    return re.search(rf"(?<![\w-]){re.escape(words)}(?![\w-])", question) is not None
 
 
 def _aspect(constraint: Constraint, rules: Rules) -> str:

@@ -11,10 +11,10 @@ from typing import Any
 
 from pydantic import Field
 
+from benchmarks.shoppingbench.conversation.instructions import ASK_USER_TOOL
 from mcp_server.toolbox import Arguments, EpisodeTool, ToolRunner, validate_arguments
 from mcp_server.users import User, UserAnswer
 
-ASK_USER_TOOL = "ask_user"
 MAX_QUESTION_CHARS = 500
 
 

@@ -1,0 +1,60 @@
+"""`user` and `stated` on the Gym, verifiers and Inspect faces: the instruction is the shopper's opener, the tools
+include ask_user and its answer comes back as the observation; without them, the task set as it is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mcp_server.trajectory import iter_episode_files, read_trajectory
+from tests._conversation import generated_tasks, profiles
+
+
+def test_gym_plays_a_conversation(default_world, tmp_path: Path) -> None:
+    from evaluators.integrations.gym.env import ShoppingBenchEnv
+
+    env = ShoppingBenchEnv(world=default_world, user="rules", stated=0, runs_dir=tmp_path / "gym")
+    observation, info = env.reset(options={"task_id": "product-0003"})
+    profile = env.suite.profile("product-0003")  # type: ignore[attr-defined]
+    assert observation["instruction"] == profile.opener and "ask_user" in observation["tools"]
+    assert "ask_user" in [tool["name"] for tool in info["tools"]]
+    observation, *_ = env.step({"name": "ask_user", "arguments": {"question": "What colour would you like?"}})
+    colour = next(c for c in profile.held if c.name == "colour")
+    assert colour.value in observation["observation"]
+    env.close()
+    [path] = iter_episode_files(tmp_path / "gym")
+    [step] = read_trajectory(path).steps
+    assert step.user is not None and step.user.disclosed == [colour.key]
+    plain = ShoppingBenchEnv(world=default_world, runs_dir=tmp_path / "plain")
+    observation, _ = plain.reset(options={"task_id": "product-0003"})
+    assert "ask_user" not in observation["tools"] and observation["instruction"] != profile.opener
+    plain.close()
+
+
+def test_verifiers_and_inspect_take_the_user(default_world, tmp_path: Path) -> None:
+    import verifiers as vf
+
+    from benchmarks.registry import get_benchmark
+    from evaluators.integrations.inspect.tasks import shoppingbench_task
+
+    env = vf.load_environment("shopbench", world=str(default_world.root), task_ids=["product-0003"], user="rules",
+                              stated=1, runs=str(tmp_path / "vf"))
+    assert "ask_user" in {tool["name"] for tool in env.tool_defs}
+    [system, user] = env.dataset[0]["prompt"]
+    assert "ask_user" in system["content"] and user["content"].startswith(("I need", "I'm looking", "Can you"))
+    task = shoppingbench_task(get_benchmark("shoppingbench"), world=str(default_world.root), intent="product",
+                              runs=str(tmp_path / "inspect"), user="rules", stated=0)
+    openers = {t.task_id: profile.opener for t, profile in profiles(generated_tasks(default_world), stated=0)}
+    assert len(task.dataset) == 100 and all(sample.input == openers[sample.id] for sample in task.dataset)
+
+
+def test_serve_and_play_refuse_stated_without_a_user_and_an_unknown_user(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from shopbench.cli import app
+
+    commands = (["serve", "--runs", str(tmp_path / "s")], ["play", "--player", "ana", "--runs", str(tmp_path / "p")])
+    for command in commands:
+        for extra, said in ((["--stated", "1"], "needs --user"), (["--user", "robot"], "no user 'robot'")):
+            result = CliRunner().invoke(app, [*command, *extra], catch_exceptions=False)
+            assert result.exit_code == 2 and said in result.output, (command, extra, result.output)
+    assert not any(tmp_path.iterdir())
