@@ -129,3 +129,43 @@ async def test_results_shows_the_measures_and_pairs_them(heuristic_run, naive_ru
         assert uncovered == {"heuristic": "1.000", "naive": "0.000"}
         assert {row[2] for row in rows} >= {"questions", "unanswered", "assumed"}
     assert {m.metric for c in app.comparisons for m in c.metrics} >= {"ASR", "CAR", "uncovered", "assumed"}
+
+
+def test_the_heuristic_reads_back_exactly_what_it_was_told(default_world, monkeypatch):
+    """Over every shopping task of the default world: the instruction the heuristic hands its unchanged script,
+    read by that script's own reader, states exactly the constraints the opener stated and the answers disclosed —
+    each item's details, services and price bound, and one shop where the shop or a shop voucher was said."""
+    from benchmarks.shoppingbench.conversation.profile import profile_of
+    from benchmarks.shoppingbench.worldgen.heuristic import read_instruction
+    from evaluators.players.baselines import conversational
+    from mcp_server.shopping.conversation.rules_user import RulesUser
+
+    handed: list[str] = []
+
+    def shops(text: str, steps: int) -> Any:  # the script the questions end in: what it was handed is kept
+        handed.append(text)
+        yield "terminate", {"status": "failure"}
+
+    monkeypatch.setattr(conversational, "heuristic_script", shops)
+    for task in [t for t in default_world.tasks("generated") if t.intent != "web"]:
+        profile = profile_of(task, default_world.products.get([t.product_id for t in task.targets]))
+        user, told = RulesUser(profile), {c.key for c in profile.stated}
+        script = conversational.asking_script(profile.opener)
+        tool, arguments = next(script)
+        while tool == "ask_user":
+            answer = user.answer(arguments["question"])
+            told.update(answer.turn.disclosed)
+            tool, arguments = script.send(answer.text)
+        known = [c for c in profile.constraints if c.key in told]
+        reading = read_instruction(handed.pop())
+        assert len(reading.items) == len(task.targets), task.task_id
+        for index, spec in enumerate(reading.items):
+            mine = [c for c in known if c.item == index]
+            assert set(spec.pairs) == {(c.key.split(".")[2], c.value) for c in mine
+                                       if c.kind in ("option", "attribute")}, task.task_id
+            assert set(spec.services) == {c.value for c in mine if c.kind == "service"}, task.task_id
+            price = task.targets[index].price
+            assert spec.price_constraint() == (price[0] if price and any(c.kind == "price" for c in mine)
+                                               else None), task.task_id
+        shop_voucher = task.voucher is not None and task.voucher.voucher_type == "shop"
+        assert reading.same_shop == any(c.kind == "shop" or c.kind == "voucher" and shop_voucher for c in known)
