@@ -128,9 +128,10 @@ class ScriptedBaseline(_Baseline):
         self, messages: list[ChatMessage], tools: list[ToolSpec] | None = None, config: GenerateConfig | None = None
     ) -> ModelOutput:
         instruction = next((m.content for m in messages if m.role == "user"), "")
-        script: Script = self.scripts[self.spec](instruction)
         if self.spec == "heuristic" and offers_ask_user(messages, tools):
-            script = asking_script(instruction)
+            script: Script = asking_script(instruction)
+        else:
+            script = self.scripts[self.spec](instruction)
         turn = _turns_taken(messages)
         try:
             name, arguments = next(script)

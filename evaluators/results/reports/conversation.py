@@ -22,9 +22,14 @@ def conversation_rows(result: ShoppingBenchResult) -> list[list[str]]:
     rows = []
     for totals in result.conversation.totals(labels):
         rows.append([labels.get(totals.group, "all episodes (pooled)"), str(totals.episodes), str(totals.held),
-                     totals.share(totals.uncovered, totals.held), str(totals.questions),
-                     totals.share(totals.unanswered, totals.questions), totals.share(totals.assumed, totals.episodes)])
+                     share(totals.uncovered, totals.held), str(totals.questions),
+                     share(totals.unanswered, totals.questions), share(totals.assumed, totals.episodes)])
     return rows
+
+
+def share(count: int, of: int) -> str:
+    """"3 (0.600)": a count and its share of `of` (the count alone when there is nothing to share)."""
+    return f"{count} ({count / of:.3f})" if of else str(count)
 
 
 def simulator_error_text(result: ShoppingBenchResult) -> str:

@@ -82,9 +82,6 @@ class ConversationTotals(BaseModel):
     assumed: int
     """Episodes whose recommendation assumed."""
 
-    def share(self, count: int, of: int) -> str:
-        return f"{count} ({count / of:.3f})" if of else str(count)
-
 
 class ConversationResult(BaseModel):
     """Every scored episode's conversation, and the episodes reported apart."""
