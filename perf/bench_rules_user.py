@@ -4,8 +4,8 @@ Run: .venv/bin/python perf/bench_rules_user.py [--rounds 5]
 Every task of the official set (its profiles built from the task file, no corpus needed) is asked a fixed mix of
 questions — one per topic, a detail by its own name, a question about one of several items, a general and an
 unmappable one — `--rounds` times; each `answer` call is timed alone (perf_counter_ns) and p50, p90, p99 and the
-maximum are printed per kind of question and overall, with how many calls were timed. The first round's answers
-also warm the rules' one-time load (questions.toml), which is timed apart.
+maximum are printed per kind of question and overall, with how many calls were timed. The rules' one-time load
+(questions.toml) and what each episode pays once (its profile, its user's set-up) are timed apart.
 """
 
 from __future__ import annotations
@@ -44,7 +44,12 @@ def main(rounds: int) -> None:
     rules()
     load_ms = (time.perf_counter_ns() - began) / 1e6
     tasks = load_task_set(OFFICIAL_DIR, OFFICIAL_SET)
-    users = [RulesUser(profile_of(task, {}, stated=1)) for task in tasks]
+    began = time.perf_counter_ns()
+    profiles = [profile_of(task, {}, stated=1) for task in tasks]
+    profile_ms = (time.perf_counter_ns() - began) / 1e6 / len(tasks)
+    began = time.perf_counter_ns()
+    users = [RulesUser(profile) for profile in profiles]
+    user_ms = (time.perf_counter_ns() - began) / 1e6 / len(tasks)
     timings: dict[str, list[float]] = {kind: [] for kind in QUESTIONS}
     for _ in range(rounds):
         for user in users:
@@ -60,7 +65,8 @@ def main(rounds: int) -> None:
                     user.answer(question)
                     timings[kind].append((time.perf_counter_ns() - start) / 1e3)
     every = [value for values in timings.values() for value in values]
-    print(f"rules user, {len(users)} official tasks x {rounds} rounds; questions.toml loaded in {load_ms:.1f} ms")
+    print(f"rules user, {len(users)} official tasks x {rounds} rounds; questions.toml loaded in {load_ms:.1f} ms; "
+          f"per episode: profile_of {profile_ms:.2f} ms, the user's set-up {user_ms:.2f} ms (mean)")
     print(f"{'question':<12} {'calls':>7} {'p50 us':>8} {'p90 us':>8} {'p99 us':>8} {'max us':>8}")
     for kind, values in [*timings.items(), ("all", every)]:
         print(f"{kind:<12} {len(values):>7} {statistics.median(values):>8.1f} {percentile(values, 0.9):>8.1f} "

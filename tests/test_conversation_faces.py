@@ -3,6 +3,8 @@ include ask_user and its answer comes back as the observation; without them, the
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 from mcp_server.trajectory import iter_episode_files, read_trajectory
@@ -58,3 +60,40 @@ def test_serve_and_play_refuse_stated_without_a_user_and_an_unknown_user(tmp_pat
             result = CliRunner().invoke(app, [*command, *extra], catch_exceptions=False)
             assert result.exit_code == 2 and said in result.output, (command, extra, result.output)
     assert not any(tmp_path.iterdir())
+
+
+def _asking_policy(body: dict) -> tuple[str, list]:
+    """Ask two questions, then search with what the shopper said, recommend the first hit and end."""
+    turns = sum(1 for m in body["messages"] if m["role"] == "assistant")
+    if turns < 2:
+        return "", [("ask_user", {"question": ("What colour would you like?", "What's your budget?")[turns]})]
+    if turns == 2:
+        return "", [("find_product", {"q": "shirt", "page": 1})]
+    if turns == 3:
+        found = re.findall(r'"product_id"\s*:\s*"([^"]+)"', json.dumps(body["messages"][-1]).replace('\\"', '"'))
+        return "", [("recommend_product", {"product_ids": found[0] if found else "none"})]
+    return "", [("terminate", {"status": "success"})]
+
+
+async def test_the_built_in_loop_asks_through_the_same_tool(default_world, tmp_path: Path) -> None:
+    from evaluators.harness.run import RunConfig, run_benchmark
+    from evaluators.results.scoring import score_run
+    from tests._fake_llm import FakeLLMServer
+
+    with FakeLLMServer("openai", _asking_policy) as fake:
+        await run_benchmark(RunConfig(benchmark="shoppingbench", model=f"openai-compatible:{fake.base_url}#m",
+                                      world=default_world.root, task_ids=["product-0003"], out=tmp_path, cache=False,
+                                      user="rules", stated=0))
+    first = fake.requests[0]
+    assert "ask_user" in first["messages"][0]["content"]  # the system prompt invites asking
+    assert "ask_user" in {tool["function"]["name"] for tool in first["tools"]}
+    [path] = iter_episode_files(tmp_path)
+    trajectory = read_trajectory(path)
+    assert [step.tool for step in trajectory.steps] == ["ask_user", "ask_user", "find_product", "recommend_product",
+                                                        "terminate"]
+    colour = trajectory.steps[0]
+    assert colour.user is not None and colour.user.disclosed == ["0.attribute.color_family"]
+    shown = fake.requests[1]["messages"][-1]
+    assert shown["role"] == "tool" and shown["content"] == colour.observation  # the answer text, nothing more
+    assert trajectory.steps[1].user is not None and trajectory.steps[1].user.disclosed == []  # no price held
+    assert len(score_run(tmp_path).scores) == 1

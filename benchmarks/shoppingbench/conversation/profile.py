@@ -6,7 +6,8 @@ voucher task's budget and voucher), so any task set of any world can be played a
 as before. The opener names each wanted product by its kind only ("a polo shirt"), never by its id or title, plus
 `stated` constraints chosen by salience (the one-shop rule, a brand, an option such as a colour or size before other
 attributes, then services and prices; a voucher task's budget and voucher last), ties broken by a hash of the seed
-so the choice is the same in every process.
+so the choice is the same in every process. A fact the gold holds twice (an option and an attribute of one item with
+the same name and value, as "tea bags: 50 bags") is one thing said: stating it states both.
 """
 
 from __future__ import annotations
@@ -95,8 +96,9 @@ def profile_of(task: ShoppingTask, products: Mapping[str, Product], *, stated: i
         return UserProfile(task.task_id, items, (), constraints, task.query, knowledge_question=task.query)
     ranked = sorted((c for c in constraints if c.sayable),
                     key=lambda c: (SALIENCE["brand" if c.name == "brand" else c.kind], _tie(seed, task.task_id, c.key)))
-    chosen = {c.key for c in ranked[:stated]}
-    opener = _opener(task, items, [c for c in constraints if c.key in chosen], seed)
+    said_once = {_fact(c) for c in distinct_facts(ranked)[:stated]}  # a fact two constraints hold is said once
+    chosen = {c.key for c in constraints if c.sayable and _fact(c) in said_once}
+    opener = _opener(task, items, distinct_facts([c for c in constraints if c.key in chosen]), seed)
     return UserProfile(task.task_id, items, tuple(c for c in constraints if c.key in chosen),
                        tuple(c for c in constraints if c.key not in chosen), opener)
 
@@ -218,11 +220,38 @@ def _product(target: Target, products: Mapping[str, Product]) -> Product:
 
 
 def _with_article(words: str) -> str:
-    """"a polo shirt", "an umbrella", "some tea bags" (a plural kind takes "some")."""
-    head = words.split(" ")[-1]
-    if ENGLISH.singular_noun(head) or head in ("jeans", "pants", "shorts", "sunglasses", "headphones"):
+    """"a polo shirt", "an LED strip light", "some tea bags", "some ground coffee" (a plural or mass kind takes
+    "some"; an acronym is written and read as one)."""
+    words = " ".join(word.upper() if word in ACRONYMS else word for word in words.split())
+    head = words.split(" ")[-1].lower()
+    if ENGLISH.singular_noun(head) or head in PLURAL_OR_MASS:
         return f"some {words}"
+    if words.split(" ")[0].lower() in ACRONYMS:
+        return f"{'an' if words[0] in 'AEFHILMNORSX' else 'a'} {words}"
     return ENGLISH.a(words)
+
+
+ACRONYMS = frozenset(("led", "usb", "tpu", "rgb", "pc", "abs", "lcd", "hdmi", "ssd", "hdd", "uv"))
+PLURAL_OR_MASS = frozenset(("jeans", "pants", "shorts", "sunglasses", "headphones", "earphones", "coffee", "rice",
+                            "tea", "sugar", "honey", "milk", "oil", "powder", "perfume", "cologne", "paste", "sauce",
+                            "flour", "juice", "shampoo", "conditioner", "soap", "chocolate", "cereal", "food"))
+"""Kinds that take "some": plurals inflect does not see as such, and mass nouns."""
+
+
+def _fact(constraint: Constraint) -> tuple[int | None, str, str]:
+    """What a constraint says: an option and an attribute of one item with the same name and value say one thing."""
+    return constraint.item, constraint.name, constraint.value
+
+
+def distinct_facts(constraints: list[Constraint]) -> list[Constraint]:
+    """The constraints, each fact said once (by the first constraint saying it)."""
+    seen: set[tuple[int | None, str, str]] = set()
+    kept = []
+    for constraint in constraints:
+        if _fact(constraint) not in seen:
+            seen.add(_fact(constraint))
+            kept.append(constraint)
+    return kept
 
 
 def _tie(seed: int, task_id: str, key: str) -> str:

@@ -22,7 +22,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from benchmarks.shoppingbench.conversation.profile import ORDINALS, Constraint, UserProfile, about_item, item_label
+from benchmarks.shoppingbench.conversation.profile import (
+    ORDINALS,
+    Constraint,
+    UserProfile,
+    about_item,
+    distinct_facts,
+    item_label,
+)
 from benchmarks.shoppingbench.conversation.wording import (
     ASK_ME,
     NO_PREFERENCE,
@@ -83,16 +90,24 @@ def _words(patterns: list[str]) -> re.Pattern[str]:
 
 @cache
 def rules(path: Path = QUESTIONS) -> Rules:
-    """The question rules, loaded once per process."""
+    """The question rules, loaded once per process; a file that cannot be read as rules is a ValueError in one line
+    naming it and what is wrong."""
     text = path.read_text(encoding="utf-8")
-    data: dict[str, Any] = tomllib.loads(text)
-    topics = tuple(
-        Topic(name=entry["name"], pattern=_words(entry["patterns"]),
-              keys=tuple(re.compile(key, re.IGNORECASE) for key in entry.get("keys", ())),
-              kinds=frozenset(entry.get("kinds", ())), services=frozenset(entry.get("services", ())))
-        for entry in data["topic"])
-    return Rules(topics, _words(data["general"]), frozenset(data["generic_key_words"]),
-                 hashlib.sha256(text.encode("utf-8")).hexdigest())
+    try:
+        data: dict[str, Any] = tomllib.loads(text)
+        topics = tuple(
+            Topic(name=entry["name"], pattern=_words(entry["patterns"]),
+                  keys=tuple(re.compile(key, re.IGNORECASE) for key in entry.get("keys", ())),
+                  kinds=frozenset(entry.get("kinds", ())), services=frozenset(entry.get("services", ())))
+            for entry in data["topic"])
+        return Rules(topics, _words(data["general"]), frozenset(data["generic_key_words"]),
+                     hashlib.sha256(text.encode("utf-8")).hexdigest())
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"{path}: not valid TOML ({error})") from None
+    except KeyError as error:
+        raise ValueError(f"{path}: a topic or the file lacks {error.args[0]!r}") from None
+    except re.error as error:
+        raise ValueError(f"{path}: a pattern is not a regular expression ({error})") from None
 
 
 @dataclass
@@ -111,8 +126,8 @@ class RulesUser:
         self._kinds = [item.split(" ", 1)[1].lower() for item in profile.items]
         self._label_patterns = [_whole(label) for label in self._labels]
         self._kind_patterns = [_whole(kind) for kind in self._kinds]
-        self._asked_for = [re.compile(rf"(?<![\w-])(?:for|about|of|on|regarding) {re.escape(label)}(?![\w-])")
-                           for label in self._labels]
+        self._asked_for = [re.compile(rf"(?<![\w-])(?:for|about|of|on|regarding) {re.escape(label)}(?![\w-])",
+                                      re.IGNORECASE) for label in self._labels]
         shared = Counter(word for kind in set(self._kinds) for word in set(kind.split()))
         self._kind_words = [[_whole(word, plural=True) for word in kind.split() if len(word) > 3 and shared[word] == 1]
                             for kind in self._kinds]
@@ -143,7 +158,7 @@ class RulesUser:
         asked.sort(key=self.profile.constraints.index)
         sentences = [about_item(say(c, stable_index(f"{lowered}\0{c.key}", 3)) if c.sayable else
                                 UNSAYABLE.format(name=c.name), self.profile.items, c.item)
-                     for c in asked]
+                     for c in distinct_facts(asked)]
         if empty:
             sentences.append(NO_PREFERENCE.format(topic=listing(empty)))
         return self._turn(" ".join(sentences), asked)
