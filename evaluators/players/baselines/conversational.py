@@ -97,7 +97,7 @@ class Heard:
         for sentence in SENTENCES.split(text.strip()):
             item = 0
             for index, label in enumerate(labels):
-                if sentence.lower().startswith(f"for {label}:"):
+                if sentence.lower().startswith(f"for {label.lower()}:"):
                     item = index
             if match := ASK_ME_RE.search(sentence):
                 self.asked_aspects += [a for a in re.split(r", | and ", match["topics"]) if a]
