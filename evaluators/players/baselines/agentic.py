@@ -5,6 +5,9 @@ prove the harness can reach 100%; it reads the gold from the harness (EpisodeCon
 and is labelled ORACLE_LABEL wherever it appears. `naive` (search the raw instruction, or each named item's text,
 and recommend the first hit) and `heuristic` (the scripted shopper that checked every generated task: the stated
 words and filters, paging, product pages) read nothing but the chat: the instruction and their observations.
+Where an episode offers `ask_user` (a conversational task set), the same `heuristic` asks the shopper about each
+kind of constraint before it shops (conversational.py), so `--user rules --model heuristic` plays it as it is; the
+oracle, naive and random never ask.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from benchmarks.shoppingbench.worldgen.heuristic import Script, heuristic_script
 from evaluators.models.base import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ToolCall, ToolSpec
 from evaluators.models.episode import EpisodeBound, EpisodeContext
 from evaluators.players.agent.paper_format import format_paper_call
+from evaluators.players.baselines.conversational import asking_script, offers_ask_user
 from evaluators.players.baselines.registry import register_baseline
 from mcp_server.trajectory import AgentInfo, AgentKind
 
@@ -112,7 +116,8 @@ class OracleBaseline(_Baseline):
 
 class ScriptedBaseline(_Baseline):
     """Plays a script of tool calls (benchmarks.shoppingbench.worldgen.heuristic) from the chat alone: each turn,
-    the script is replayed from the instruction with the observations so far, and its next call is the reply."""
+    the script is replayed from the instruction with the observations so far, and its next call is the reply.
+    Offered `ask_user` (a conversational task set), the heuristic asks before it shops (conversational.py)."""
 
     scripts = {"naive": naive_script, "heuristic": heuristic_script}
 
@@ -123,7 +128,10 @@ class ScriptedBaseline(_Baseline):
         self, messages: list[ChatMessage], tools: list[ToolSpec] | None = None, config: GenerateConfig | None = None
     ) -> ModelOutput:
         instruction = next((m.content for m in messages if m.role == "user"), "")
-        script: Script = self.scripts[self.spec](instruction)
+        if self.spec == "heuristic" and offers_ask_user(messages, tools):
+            script: Script = asking_script(instruction)
+        else:
+            script = self.scripts[self.spec](instruction)
         turn = _turns_taken(messages)
         try:
             name, arguments = next(script)
@@ -185,6 +193,6 @@ def naive_agent(seed: int) -> ModelAPI:
 
 @register_baseline("heuristic", kind="agentic",
                    help="heuristic: scripted shopper using the instruction's words and constraints, filters, paging "
-                   "and product pages")
+                   "and product pages (offered ask_user, it asks about each kind of constraint first)")
 def heuristic_agent(seed: int) -> ModelAPI:
     return ScriptedBaseline("heuristic", seed)

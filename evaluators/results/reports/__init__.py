@@ -35,6 +35,7 @@ from evaluators.results.reports.tables import (
     ScoredRun,
     assess_coverage,
     audit_table,
+    conversation_table,
     failure_table,
     metric_tables,
     runs_table,
@@ -111,7 +112,8 @@ def write_report(runs: list[ScoredRun], out_dir: Path, *, sizes: dict[tuple[str,
         blocks += _pairs(boards, out_dir)
     blocks.append(runs_table(runs))
     blocks += metric_tables(runs)
-    blocks += [extra for extra in (audit_table(runs), failure_table(runs)) if extra is not None]
+    blocks += [extra for extra in (audit_table(runs), failure_table(runs), conversation_table(runs))
+               if extra is not None]
     blocks.append(usage_table(runs))
 
     notes = _notes(runs, baselines)

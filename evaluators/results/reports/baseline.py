@@ -143,8 +143,8 @@ def baseline_tables(comparisons: list[Comparison], baselines: dict[str, Baseline
         mine = [c for c in comparisons if c.benchmark == benchmark]
         if not mine:
             continue
-        for metric in [m.metric for m in mine[0].metrics]:
-            chosen = [(c, next(m for m in c.metrics if m.metric == metric)) for c in mine]
+        for metric in dict.fromkeys(m.metric for c in mine for m in c.metrics):  # a pair of conversational runs
+            chosen = [(c, m) for c in mine for m in c.metrics if m.metric == metric]  # has more metrics than others
             groups = list(dict.fromkeys(g.group for _, m in chosen for g in m.groups))
             table = ReportTable(f"Paired against the baseline · {benchmark} · {metric}: run − {baseline.run.label}",
                                 ["run", "n (paired)", *groups, "overall [95% paired bootstrap]", "McNemar (exact)"])
@@ -157,7 +157,7 @@ def baseline_tables(comparisons: list[Comparison], baselines: dict[str, Baseline
             table.note = (f"{baseline.text()} Cells: A − B ({SIGNIFICANCE_TEXT}; n tasks both played; p: exact "
                           "McNemar). overall = "
                           f"{chosen[0][1].aggregation}. " + " ".join(f"{c.a} vs {c.b}: {c.coverage_text()}."
-                                                                     for c in mine))
+                                                                     for c, _ in chosen))
             tables.append(table)
     return tables
 

@@ -52,6 +52,13 @@ def compared_metrics(result: Any) -> list[str]:
     return list(spec.compared_metrics) if spec and spec.compared_metrics else [result.primary_metric]
 
 
+def episode_metrics(result: Any) -> list[str]:
+    """Metrics beyond the registration's that this result has per-episode values of (its reader's `extra_metrics`,
+    when it has one: a conversational ShoppingBench run's); a comparison adds those both runs have."""
+    extra = getattr(reader_for(result), "extra_metrics", None)
+    return list(extra(result)) if extra is not None else []
+
+
 def outcomes(result: Any, metric: str | None = None) -> list[Outcome]:
     """Per-episode (or per-item) values of `metric` (default: the primary one), as the result's benchmark reads them
     (its results reader). Items without a value are left out; `left_out(result)` counts them."""
@@ -170,7 +177,7 @@ def compare(result_a: Any, result_b: Any, label_a: str = "A", label_b: str = "B"
     benchmark = result_a.benchmark
     if label_a == label_b:
         label_a, label_b = f"{label_a} (A)", f"{label_b} (B)"
-    metrics = compared_metrics(result_a)
+    metrics = compared_metrics(result_a) + [m for m in episode_metrics(result_a) if m in episode_metrics(result_b)]
     tables_a = {m: per_task(outcomes(result_a, m)) for m in metrics}
     tables_b = {m: per_task(outcomes(result_b, m)) for m in metrics}
     primary = metrics[0]
@@ -186,14 +193,15 @@ def compare(result_a: Any, result_b: Any, label_a: str = "A", label_b: str = "B"
     how = aggregation(benchmark)
     for metric in metrics:
         a, b = tables_a[metric], tables_b[metric]
+        valued = [task for task in shared if task in a and task in b]  # a metric may have no value on some tasks
         by_group: dict[str, list[str]] = defaultdict(list)
-        for task in shared:
+        for task in valued:
             by_group[a[task].group].append(task)
         groups = [_group(group, tasks, a, b) for group, tasks in _ordered(by_group)]
         comparison.metrics.append(MetricComparison(
             metric=metric,
             aggregation=f"{AGGREGATION_TEXT[how]} of A − B",
-            overall=_overall(shared, by_group, a, b, how),
+            overall=_overall(valued, by_group, a, b, how),
             groups=groups,
         ))
     return comparison

@@ -9,6 +9,12 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
+from evaluators.results.reports.conversation import (
+    CONVERSATION_HEADERS,
+    CONVERSATION_LEGEND,
+    conversation_rows,
+    simulator_error_text,
+)
 from evaluators.results.run_names import player_text
 from evaluators.results.shoppingbench.failure import CATEGORIES
 from evaluators.results.trajectory_stats import STATISTICS
@@ -112,6 +118,9 @@ def shoppingbench_renderables(result: ShoppingBenchResult) -> list[Any]:
             out.append(Text("r – : undefined. " + "; ".join(f"{label}: {reason}" for label, reason in
                                                               undefined.items()), style="dim"))
 
+    if result.conversation is not None:
+        out += conversation_renderables(result)
+
     notes = [f"embedder: {result.embedder} (the reference scorer used {result.reference_embedder}; "
              "title thresholds 0.5 / 0.8 were set for that model)"]
     if result.world:
@@ -127,6 +136,22 @@ def shoppingbench_renderables(result: ShoppingBenchResult) -> list[Any]:
         notes.append(f"… and {len(result.problems) - 10} more problems (see --json)")
     out.append(Text("\n".join(notes), style="dim"))
     return out
+
+
+def conversation_renderables(result: ShoppingBenchResult) -> list[Any]:
+    """The conversation table (counts and shares per intent and pooled), and the episodes reported apart."""
+    assert result.conversation is not None
+    talk = result.conversation
+    table = _numbers_table(f"Conversation · user {talk.user}, {talk.stated} constraint(s) stated",
+                           CONVERSATION_HEADERS)
+    table.caption, table.caption_justify = CONVERSATION_LEGEND, "left"
+    rows = conversation_rows(result)
+    for row in rows[:-1]:
+        table.add_row(*row)
+    table.add_section()
+    table.add_row(*rows[-1], style="bold")
+    style = "bold red" if talk.simulator_errors else "dim"
+    return [table, Text(simulator_error_text(result), style=style)]
 
 
 def question_renderables(result: QAScoreResult) -> list[Any]:

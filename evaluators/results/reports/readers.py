@@ -13,13 +13,15 @@ from evaluators.parts import parts_for, register_parts
 from evaluators.results.reports.audit import AuditResult, audit_run
 from evaluators.results.reports.console import question_renderables, shoppingbench_renderables
 from evaluators.results.reports.reading import ItemScoresReader, Outcome, ResultsReader, registered
+from evaluators.results.shoppingbench.conversation import CONVERSATION_METRICS
 
 if TYPE_CHECKING:
     from evaluators.results.shoppingbench.scorer import ShoppingBenchResult
     from mcp_server.trajectory import RunManifest
 
 EPISODE_METRICS = ("ASR", "CAR")
-"""What a ShoppingBench episode has a value of: success, and the rule score."""
+"""What a ShoppingBench episode has a value of: success, and the rule score (and, in a conversational run, each of
+evaluators.results.shoppingbench.conversation.CONVERSATION_METRICS)."""
 
 
 class ShoppingBenchReader:
@@ -29,6 +31,9 @@ class ShoppingBenchReader:
         self.spec = spec
 
     def outcomes(self, result: ShoppingBenchResult, metric: str) -> list[Outcome]:
+        if result.conversation is not None and metric in CONVERSATION_METRICS:
+            return [Outcome(e.intent, e.task_id, e.epoch, value, metric == "assumed")
+                    for e in result.conversation.episodes if (value := e.value(metric)) is not None]
         if metric not in EPISODE_METRICS:
             raise BadInput(f"{result.benchmark} compares ASR or CAR, not {metric!r}")
         return [Outcome(s.intent, s.task_id, s.epoch, float(s.value if metric == "ASR" else s.rule), metric == "ASR")
@@ -36,6 +41,10 @@ class ShoppingBenchReader:
 
     def left_out(self, result: ShoppingBenchResult) -> int:
         return 0
+
+    def extra_metrics(self, result: ShoppingBenchResult) -> list[str]:
+        """A conversational run's per-episode measures, which comparisons pair beside ASR and CAR."""
+        return list(CONVERSATION_METRICS) if result.conversation is not None else []
 
     def task_keys(self, result: ShoppingBenchResult) -> set[str]:
         return {s.task_id for s in result.scores}

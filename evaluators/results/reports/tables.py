@@ -22,6 +22,12 @@ from typing import TYPE_CHECKING, Any
 from benchmarks.registry import OVERALL_AS_SCORED
 from evaluators.results.reports.compare import Comparison, TaskOutcome, aggregation, item_metrics, outcomes, per_task
 from evaluators.results.reports.console import interval_text
+from evaluators.results.reports.conversation import (
+    CONVERSATION_HEADERS,
+    CONVERSATION_LEGEND,
+    conversation_rows,
+    simulator_error_text,
+)
 from evaluators.results.reports.readers import reader_for
 from evaluators.results.reports.reading import Outcome, registered
 from evaluators.results.run_names import run_kind
@@ -215,6 +221,8 @@ def runs_table(runs: list[ScoredRun]) -> ReportTable:
         protocol = run.manifest.parameters.get("protocol") or run.manifest.parameters.get("prompting")
         if protocol:
             notes.append(f"protocol {protocol}")
+        if run.manifest.parameters.get("user"):
+            notes.append(f"user {run.manifest.parameters['user']}, {run.manifest.parameters.get('stated', 1)} stated")
         audit = run.audit
         table.rows.append([
             KIND_PLURAL.get(run.kind, run.kind), run.label, run.result.benchmark, agent.name, run.manifest.run_id,
@@ -355,6 +363,25 @@ def failure_table(runs: list[ScoredRun]) -> ReportTable | None:
         for summary in getattr(run.result, "intents", []):
             table.rows.append([run.label, summary.label, str(summary.episodes),
                                *(str(summary.failures.get(c, 0)) for c in CATEGORIES)])
+    return table if table.rows else None
+
+
+def conversation_table(runs: list[ScoredRun]) -> ReportTable | None:
+    """Conversational runs' counts per run and intent: held-back constraints, how many were uncovered by asking,
+    questions, unanswered questions, assumed recommendations; the episodes left unscored for a simulator error are
+    named in the note (None when no run is conversational)."""
+    table = ReportTable("Conversation (runs with a user: what the agent asked and uncovered)",
+                        ["run", "user", *CONVERSATION_HEADERS])
+    errors = []
+    for run in kind_order(runs):
+        result: Any = run.result
+        talk = getattr(result, "conversation", None)
+        if talk is None:
+            continue
+        user = f"{talk.user}, {talk.stated} stated"
+        table.rows += [[run.label, user, *row] for row in conversation_rows(result)]
+        errors.append(f"{run.label}: {simulator_error_text(result)}")
+    table.note = CONVERSATION_LEGEND + ". " + " · ".join(errors)
     return table if table.rows else None
 
 

@@ -24,6 +24,15 @@ from evaluators.results.embeddings import REFERENCE_MODEL, embedder_name, load_e
 from evaluators.results.episodes import read_run_episodes
 from evaluators.results.protocol import MetricRow, ScoreOptions
 from evaluators.results.shoppingbench.catalog import ProductLookup, load_catalog_products
+from evaluators.results.shoppingbench.conversation import (
+    CONVERSATION_METRICS,
+    ConversationResult,
+    SimulatorError,
+    conversation_of,
+    measure_run,
+    profile_seed,
+    simulator_error,
+)
 from evaluators.results.shoppingbench.rules import PREDICTION_FIELDS, ids_to_look_up, score_task, title_pairs
 from evaluators.results.shoppingbench.task_score import TaskScore
 from evaluators.results.stats import Correlation, Interval, bootstrap_ci, pass_hat_curve, stratified_bootstrap_ci
@@ -84,6 +93,10 @@ class ShoppingBenchResult(BaseModel):
     """How many episode files the run folder holds (0 for predictions)."""
     problems: list[str] = Field(default_factory=list)
     """What could not be scored (other benchmarks, unknown tasks) or may be scored wrongly (another world)."""
+    conversation: ConversationResult | None = Field(None, exclude_if=lambda v: v is None)
+    """Conversational runs only (a `user` in the manifest): what the agent asked and uncovered, and the episodes
+    left unscored for a simulator error (evaluators.results.shoppingbench.conversation). Absent otherwise, so the
+    JSON of every other run is as before."""
 
     def metric_rows(self) -> list[MetricRow]:
         rows = []
@@ -92,6 +105,26 @@ class ShoppingBenchResult(BaseModel):
                 rows.append(_row(summary.intent, metric, interval))
         rows.append(_row("overall", "ASR", self.overall_asr))
         rows.append(_row("overall", "CAR", self.overall_car))
+        return rows + self.conversation_rows()
+
+    def conversation_rows(self) -> list[MetricRow]:
+        """Each conversational metric per intent (bootstrapped over tasks, epochs averaged within a task) and
+        overall (the unweighted mean over intents, as ASR's); none for a run without a user."""
+        if self.conversation is None:
+            return []
+        rows = []
+        for metric in CONVERSATION_METRICS:
+            per_intent = []
+            for summary in self.intents:
+                by_task: dict[str, list[float]] = defaultdict(list)
+                for episode in self.conversation.episodes:
+                    value = episode.value(metric)
+                    if episode.intent == summary.intent and value is not None:
+                        by_task[episode.task_id].append(value)
+                values = [sum(found) / len(found) for found in by_task.values()]
+                per_intent.append(values)
+                rows.append(_row(summary.intent, metric, bootstrap_ci(values)))
+            rows.append(_row("overall", metric, stratified_bootstrap_ci(per_intent)))
         return rows
 
     def episode_success(self) -> dict[str, bool]:
@@ -239,7 +272,10 @@ def score_trajectories(
     """Score every finished ShoppingBench episode of a run directory; `tasks_for(task_set)` supplies the tasks.
     With `world_hash`, episodes whose start event names another world are flagged (their scores may be wrong).
     A folder of several agents is refused unless `agent` picks one (evaluators.results.episodes)."""
-    episodes = read_run_episodes(run_dir, read_manifest(run_dir), agent)
+    manifest = read_manifest(run_dir)
+    episodes = read_run_episodes(run_dir, manifest, agent)
+    conversation = conversation_of(manifest.parameters)
+    played: dict[str, tuple[Trajectory, ShoppingTask]] = {}
     jobs, stats, unfinished, problems = [], {}, [], []
     end_status: Counter[str] = Counter()
     task_sets: dict[str, dict[str, ShoppingTask]] = {}
@@ -265,6 +301,12 @@ def score_trajectories(
         if world_hash and start.world and world_hash not in start.world:
             other_worlds.add(start.world)
         assert trajectory.end is not None
+        if conversation is not None:
+            if (broke := simulator_error(trajectory)) is not None:
+                conversation.simulator_errors.append(SimulatorError(episode_id=start.episode_id,
+                                                                    task_id=task.task_id, error=broke))
+                continue
+            played[start.episode_id] = (trajectory, task)
         end_status[trajectory.end.status] += 1
         jobs.append((task, last_recommendation(trajectory), start.episode_id, start.epoch))
         stats[start.episode_id] = trajectory_stats(trajectory)
@@ -272,9 +314,15 @@ def score_trajectories(
         problems.insert(0, f"episodes were played in {', '.join(sorted(other_worlds))}, but scored in the world "
                            f"{world_hash}: pass --world with the run's world")
     scores = score_many(jobs, lookup, embedder)
+    if conversation is not None:
+        wanted = {t.product_id for _, task in played.values() for t in task.targets}
+        wanted |= {i for task, rec, _, _ in jobs for i in ids_to_look_up(task, rec)}
+        conversation = measure_run(conversation, played, scores, lookup.get(sorted(wanted)) if wanted else {},
+                                   profile_seed(manifest.parameters))
     return summarize(scores, embedder=embedder_name(embedder), stats=stats, run_dir=str(run_dir),
                      end_status=dict(end_status), unfinished=unfinished, problems=problems, agent=episodes.agent,
-                     unreadable=episodes.unreadable, episode_files=episodes.files, **details)
+                     unreadable=episodes.unreadable, episode_files=episodes.files, conversation=conversation,
+                     **details)
 
 
 class Prediction(BaseModel):
