@@ -39,7 +39,6 @@ from mcp_server.toolbox import (
     Effect,
     EpisodeTool,
     ToolCallError,
-    ToolRunner,
     tool_table,
     validate_arguments,
 )
@@ -145,9 +144,6 @@ class ScalesSuite:
 
     def open_sandbox(self) -> Scales:
         return Scales()
-
-    def episode_sandbox(self, task_id: str, shared: ToolRunner) -> ToolRunner:
-        return shared
 
     def unavailable_reason(self) -> str | None:
         return None

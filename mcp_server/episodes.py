@@ -25,7 +25,7 @@ from typing import Any
 
 from mcp_server.protocol import DEFAULT_MAX_STEPS, EpisodeStatus, TaskListing
 from mcp_server.suite_registry import known_tool
-from mcp_server.suites import TaskSuite
+from mcp_server.suites import PerEpisodeTools, TaskSuite
 from mcp_server.toolbox import EpisodeTool, ToolCallError, ToolRunner
 from mcp_server.trajectory import (
     MANIFEST_FILE,
@@ -100,7 +100,8 @@ class Episode:
             raise EpisodeError("max_steps must be at least 1")
         max_steps = min(max_steps, suite.max_steps) if suite.max_steps else max_steps
         self.suite, self.listing, self.max_steps = suite, listing, max_steps
-        self.sandbox = suite.episode_sandbox(task_id, sandbox if sandbox is not None else suite.open_sandbox())
+        shared = sandbox if sandbox is not None else suite.open_sandbox()
+        self.sandbox = suite.episode_sandbox(task_id, shared) if isinstance(suite, PerEpisodeTools) else shared
         """Where the tool calls run: the one given (a server shares one between the episodes of a suite), else a new
         one of the suite's, with the suite's per-episode tools on top (a conversational task's user)."""
         self._tools: dict[str, EpisodeTool] = dict(suite.tools)

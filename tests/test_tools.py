@@ -16,7 +16,6 @@ from mcp_server.shopping.suite import ShoppingSuite
 from mcp_server.shopping.tools import SHOPPING_TOOLS, Sandbox, ToolCallError, parse_price
 from mcp_server.shopping.world import GENERATED_SET
 from mcp_server.suites import TaskListing
-from mcp_server.toolbox import ToolRunner
 from mcp_server.trajectory import AgentInfo, Usage, read_manifest, read_trajectory
 
 AGENT = AgentInfo(kind="baseline", name="pytest")
@@ -260,9 +259,6 @@ class OneQuestion:
 
     def open_sandbox(self) -> AnswerSheet:
         return AnswerSheet()
-
-    def episode_sandbox(self, task_id: str, shared: ToolRunner) -> ToolRunner:
-        return shared
 
     def start_details(self, task_id: str) -> dict:
         return {}

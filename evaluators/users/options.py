@@ -13,7 +13,6 @@ from typing import Any
 
 from benchmarks.errors import BadInput
 from evaluators.models import ModelOptions
-from evaluators.users.model_user import ModelUserSource
 from mcp_server.suite_registry import conversation_options
 from mcp_server.users import register_user_source
 
@@ -31,6 +30,8 @@ def conversation_for(user: str | None, user_model: str | None, stated: int | Non
         return conversation_options(user, stated)
     if user is not None:
         raise UserOptionError(f"give --user or --user-model, not both (--user {user} --user-model {user_model})")
+    from evaluators.users.model_user import ModelUserSource  # a model and its SDK load only when a model plays the user
+
     source = ModelUserSource(user_model, seed=seed, cache=cache, cache_path=cache_path, options=options)
     register_user_source(source.name, lambda: source)
     return conversation_options(source.name, stated)

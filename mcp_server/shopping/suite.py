@@ -75,9 +75,6 @@ class ShoppingSuite:
         """The sandbox tools over the world (opening its indexes on first use in the process)."""
         return Sandbox.for_world(self.world)
 
-    def episode_sandbox(self, task_id: str, shared: ToolRunner) -> ToolRunner:
-        return shared
-
     def manifest_parameters(self) -> dict[str, Any]:
         return {}
 

@@ -12,18 +12,20 @@ the same name and value, as "tea bags: 50 bags") is one thing said: stating it s
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
-
-import inflect
+from typing import TYPE_CHECKING, Literal
 
 from benchmarks.errors import BadInput
 from benchmarks.shoppingbench.conversation.wording import SERVICE_NAMES, say, stable_index
 from benchmarks.shoppingbench.schema import Product, ShoppingTask, Target, Voucher
 from benchmarks.shoppingbench.worldgen.vocab import KINDS
+
+if TYPE_CHECKING:
+    import inflect
 
 ConstraintKind = Literal["option", "attribute", "service", "price", "shop", "budget", "voucher"]
 
@@ -69,7 +71,15 @@ class UserProfile:
         return self.stated + self.held
 
 
-ENGLISH = inflect.engine()
+
+
+@functools.cache
+def english() -> inflect.engine:
+    """inflect's engine, made on first use: importing inflect takes about a second (typeguard), which `serve` must
+    not spend before it can answer."""
+    import inflect
+
+    return inflect.engine()
 KEY_NAMES: dict[str, str] = {"color_family": "colour", "color": "colour", "fa_pattern": "pattern",
                              "light_color": "light colour", "country_origin_hb": "country of origin"}
 """Attribute and option keys whose words are not what a shopper calls them (others: the key with spaces)."""
@@ -225,11 +235,11 @@ def _with_article(words: str) -> str:
     "some"; an acronym is written and read as one)."""
     words = " ".join(word.upper() if word in ACRONYMS else word for word in words.split())
     head = words.split(" ")[-1].lower()
-    if ENGLISH.singular_noun(head) or head in PLURAL_OR_MASS:
+    if english().singular_noun(head) or head in PLURAL_OR_MASS:
         return f"some {words}"
     if words.split(" ")[0].lower() in ACRONYMS:
         return f"{'an' if words[0] in 'AEFHILMNORSX' else 'a'} {words}"
-    return ENGLISH.a(words)
+    return english().a(words)
 
 
 ACRONYMS = frozenset(("led", "usb", "tpu", "rgb", "pc", "abs", "lcd", "hdmi", "ssd", "hdd", "uv"))
