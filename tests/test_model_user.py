@@ -13,10 +13,9 @@ from typer.testing import CliRunner
 from benchmarks.shoppingbench.conversation.profile import Constraint, UserProfile, about_item
 from benchmarks.shoppingbench.conversation.wording import say
 from evaluators.models import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ModelSpecError, register_backend
-from evaluators.users import ModelUserSource
 from evaluators.users.checks import AnswerCheck, check_answer
 from evaluators.users.guidelines import GUIDELINES, STOP_MARKER, UNSAYABLE, guidelines_sha256, profile_prompt
-from evaluators.users.model_user import NO_ANSWER, read_answer
+from evaluators.users.model_user import NO_ANSWER, ModelUserSource, read_answer
 from mcp_server.environment import open_environment
 from mcp_server.shopping.conversation.rules_user import RULES, RulesUser
 from mcp_server.trajectory import iter_episode_files, read_manifest, read_trajectory

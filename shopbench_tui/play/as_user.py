@@ -23,7 +23,7 @@ from textual.binding import Binding
 from textual.message import Message
 
 from evaluators.harness.run import default_run_dir, episode_id_for, run_benchmark
-from evaluators.users import PersonUserSource, Question
+from evaluators.users.person import PersonUserSource, Question
 from mcp_server.trajectory import episode_path
 from mcp_server.users import register_user_source
 from shopbench_tui.play.as_user_screen import AsUserScreen
