@@ -200,6 +200,25 @@ def test_a_question_about_one_of_several_items_is_answered_for_that_item() -> No
         assert answer.turn.disclosed == keys, (question, answer.text)
 
 
+def test_a_topic_word_in_an_items_kind_does_not_narrow_a_question_meant_for_every_item() -> None:
+    def detail(item: int, key: str, value: str) -> Constraint:
+        return Constraint(f"{item}.option.{key}", "option", item, key.replace("_", " "), value)
+
+    balls = UserProfile("voucher-x", ("an official size ball", "a seat cover", "a shower gel"), (),
+                        (detail(1, "color_family", "smoke"), detail(2, "set_pieces", "5pcs")), "I need three things.")
+    power = UserProfile("shop-x", ("a shockproof cover", "a micro USB cable", "a power bank"), (),
+                        (detail(0, "material", "tpu"), detail(1, "max_power", "20w"),
+                         detail(2, "battery_capacity", "20000mah")), "I need three things.")
+    for profile, question, keys in (
+        (balls, "Which brand, colour and size would you like?", ["1.option.color_family", "2.option.set_pieces"]),
+        (balls, "Which size for the official size ball?", []),
+        (power, "What about the material and the max power?", ["0.option.material", "1.option.max_power"]),
+        (power, "What capacity should the power bank have?", ["2.option.battery_capacity"]),
+    ):
+        answer = RulesUser(profile).answer(question)
+        assert answer.turn.disclosed == keys, (question, answer.text)
+
+
 def test_a_broken_questions_file_is_one_line_naming_it(tmp_path) -> None:
     good = QUESTIONS.read_text(encoding="utf-8")
     for name, text, said in (("toml", "general = [", "not valid TOML"),

@@ -1,5 +1,6 @@
-"""Crash safety and remote play: a run killed with SIGKILL resumes with no episode lost or duplicated, and a run
-against a running `shopbench serve` (streamable HTTP) leaves a complete, scorable run directory locally."""
+"""Crash safety and remote play: a run killed with SIGKILL resumes with no episode lost or duplicated, a run
+against a running `shopbench serve` (streamable HTTP) leaves a complete, scorable run directory locally, and a run
+whose `--user` differs from the server's is refused before anything is written."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ import subprocess
 import sys
 import time
 
+import pytest
+
+from evaluators.harness.config import RunOptionError
 from evaluators.harness.orchestrate import PARTIAL_DIR, episode_state
 from evaluators.harness.run import RunConfig, run_benchmark
 from evaluators.results.scoring import score_run
@@ -53,16 +57,26 @@ def test_a_killed_run_resumes_without_losing_or_duplicating_episodes(default_wor
     assert score_run(out).to_json()["intents"][0]["episodes"] == 3
 
 
+def _serve(world, port: int, runs, *options: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "shopbench.cli", "serve", "--transport", "http", "--port", str(port),
+         "--world", str(world.root), "--runs", str(runs), *options],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ.copy(),
+    )
+
+
 async def test_run_against_a_running_http_server_records_locally(default_world, tmp_path):
     port = free_port()
     server_runs = tmp_path / "server-runs"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "shopbench.cli", "serve", "--transport", "http", "--port", str(port),
-         "--world", str(default_world.root), "--runs", str(server_runs)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ.copy(),
-    )
+    server = _serve(default_world, port, server_runs)
     try:
         wait_until_listening(server, port, timeout_s=120)
+        conversational = tmp_path / "conversational"
+        with pytest.raises(RunOptionError, match="plays its tasks without a user"):
+            await run_benchmark(RunConfig(benchmark="shoppingbench", model="heuristic", world=default_world.root,
+                                          limit=1, user="rules", out=conversational,
+                                          server_url=f"http://127.0.0.1:{port}/mcp"))
+        assert not conversational.exists()
         out = tmp_path / "local"
         result = await run_benchmark(RunConfig(benchmark="shoppingbench", model="oracle", world=default_world.root,
                                                limit=1, out=out, server_url=f"http://127.0.0.1:{port}/mcp"))
@@ -81,3 +95,36 @@ async def test_run_against_a_running_http_server_records_locally(default_world, 
         assert (out / "episodes" / f"{name}.jsonl").read_text() == remote_files[trajectory.episode_id]
     scored = score_run(out).to_json()
     assert all(summary["asr"]["value"] == 1.0 for summary in scored["intents"])
+
+
+async def test_a_run_without_the_servers_user_is_refused_and_one_with_it_is_played_as_a_conversation(
+        default_world, tmp_path):
+    port = free_port()
+    server = _serve(default_world, port, tmp_path / "server-runs", "--user", "rules")
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        wait_until_listening(server, port, timeout_s=120)
+        plain = tmp_path / "plain"
+        with pytest.raises(RunOptionError, match="plays its tasks as conversations"):
+            await run_benchmark(RunConfig(benchmark="shoppingbench", model="heuristic", world=default_world.root,
+                                          limit=1, out=plain, server_url=url))
+        assert not plain.exists()
+        out = tmp_path / "asked"
+        result = await run_benchmark(RunConfig(benchmark="shoppingbench", model="heuristic", intents=["product"],
+                                               world=default_world.root, limit=1, user="rules", out=out,
+                                               server_url=url))
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+    assert result.summary.completed == 1 and read_manifest(out).parameters["user"] == "rules"
+    (trajectory,) = [read_trajectory(path) for path in iter_episode_files(out)]
+    asked = [step for step in trajectory.steps if step.tool == "ask_user"]
+    assert asked and all(step.user is not None and step.user.user == "rules" for step in asked)
+
+
+async def test_a_run_against_a_server_that_cannot_be_reached_is_refused_in_one_line(default_world, tmp_path):
+    out = tmp_path / "run"
+    with pytest.raises(RunOptionError, match=r"cannot be reached \(ConnectError") as refused:
+        await run_benchmark(RunConfig(benchmark="shoppingbench", model="oracle", world=default_world.root, limit=1,
+                                      out=out, server_url=f"http://127.0.0.1:{free_port()}/mcp"))
+    assert "\n" not in str(refused.value) and not out.exists()

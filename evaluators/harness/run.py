@@ -34,7 +34,8 @@ from typing import Any, Generic, TypeVar
 
 from benchmarks.jsonl import write_text_atomic
 from benchmarks.registry import get_benchmark
-from evaluators.harness.config import RunConfig, environment_options
+from benchmarks.shoppingbench.conversation.instructions import ASK_USER_TOOL
+from evaluators.harness.config import RunConfig, RunOptionError, environment_options
 from evaluators.harness.file_limits import check_open_files
 from evaluators.harness.manifest import (
     git_revision,
@@ -52,6 +53,7 @@ from evaluators.harness.orchestrate import (
     SessionFactory,
     WorkUnit,
     episode_state,
+    failure_cause,
     run_episodes,
 )
 from evaluators.harness.player_choice import check_options, make_player
@@ -125,11 +127,14 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
                                        **environment_options(config))
         chosen = environment.selection(intents=selection.intents, task_ids=selection.task_ids,
                                        limit=selection.limit)
+        suite, world = environment.suites[0], environment.world
+        if execution.server_url is not None:
+            await check_remote_user(execution.server_url, execution.server_token, suite.tools,
+                                    "user" in player.options_for(spec))
         cluster = None if execution.executor != "ray" else RayExecutor.start(config, environment.world, run_dir)
     except BaseException:
         await player.aclose()
         raise
-    suite, world = environment.suites[0], environment.world
     player.first_task(suite, chosen[0][1].task_id)
     units = _units([listing for _, listing in chosen], selection.epochs)
     if shard:
@@ -225,6 +230,25 @@ async def run_benchmark(config: RunConfig, progress: ProgressSink | None = None)
         log.warning("%s could not be written (%s): failed episodes' tracebacks are missing from it", log_file,
                     handler.failure)
     return RunResult(run_dir, summary, manifest, log_file)
+
+
+async def check_remote_user(url: str, token: str | None, tools: Any, conversable: bool) -> None:
+    """Refuse, before anything is written, a run against `--server` whose user differs from the server's: the
+    server's episodes are what gets recorded, so a `--user` run against a server started without one would be
+    played plainly under a manifest that says `user`. The server's tool list says which: a server started with
+    `--user` offers ask_user. `tools` are this run's suite's; `conversable`, whether its benchmark takes `--user`
+    (a server playing ShoppingBench as a conversation may serve a question benchmark as it is)."""
+    try:
+        async with http_session(url, token) as session:
+            offered = {tool.name for tool in (await session.list_tools()).tools}
+    except Exception as error:
+        raise RunOptionError(f"the server at {url} cannot be reached ({failure_cause(error)})") from None
+    if ASK_USER_TOOL in tools and ASK_USER_TOOL not in offered:
+        raise RunOptionError(f"the server at {url} plays its tasks without a user (it offers no {ASK_USER_TOOL}): "
+                             "start it with the same --user, or run without --user")
+    if conversable and ASK_USER_TOOL not in tools and ASK_USER_TOOL in offered:
+        raise RunOptionError(f"the server at {url} plays its tasks as conversations (it offers {ASK_USER_TOOL}): "
+                             "run with the --user it was started with, or serve without --user")
 
 
 async def _release(player: Player, cluster: RayExecutor | None) -> None:

@@ -17,6 +17,7 @@ import hashlib
 import re
 import tomllib
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -130,8 +131,9 @@ class RulesUser:
         self._asked_for = [re.compile(rf"(?<![\w-])(?:for|about|of|on|regarding) {re.escape(label)}(?![\w-])",
                                       re.IGNORECASE) for label in self._labels]
         shared = Counter(word for kind in set(self._kinds) for word in set(kind.split()))
-        self._kind_words = [[_whole(word, plural=True) for word in kind.split() if len(word) > 3 and shared[word] == 1]
-                            for kind in self._kinds]
+        topical = _topical_words(profile, self.rules)
+        self._kind_words = [[_whole(word, plural=True) for word in kind.split()
+                             if len(word) > 3 and shared[word] == 1 and not topical(word)] for kind in self._kinds]
         self._kinds_out = _any_of(self._kinds)
         self._names_out = _any_of([c.name.lower() for c in profile.constraints if c.kind in ("option", "attribute")])
         # How a detail is asked about besides its topic: by its key's head word, or by its very value ("Do you want
@@ -230,6 +232,14 @@ def _head_word(constraint: Constraint, generic: frozenset[str], kind_words: set[
     words = [w for w in every if w not in generic] or every  # a key "type" is named "type"
     words = [w for w in words if w not in kind_words] or words
     return words[-1] if words else None
+
+
+def _topical_words(profile: UserProfile, rules: Rules) -> Callable[[str], bool]:
+    """Whether a word of an item's kind is what a question asks about rather than which item: a topic's word ("size"
+    of "an official size ball") or a word of a detail's name ("power" of max_power beside "a power bank"). Such a
+    word never narrows a question to the item whose kind has it."""
+    names = {word for c in profile.constraints for word in c.name.lower().split()}
+    return lambda word: word in names or any(topic.pattern.search(word) for topic in rules.topics)
 
 
 def _general_answer(profile: UserProfile, rules: Rules) -> str:
