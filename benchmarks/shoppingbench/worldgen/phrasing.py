@@ -19,24 +19,29 @@ import inflect
 
 from benchmarks.shoppingbench.schema import PriceConstraint, Product, Target
 from benchmarks.shoppingbench.worldgen import source_digest
-from benchmarks.shoppingbench.worldgen.vocab import KINDS, Kind
+from benchmarks.shoppingbench.worldgen.vocab import COLORS, KINDS, Kind
 from benchmarks.shoppingbench.worldgen.wording import (
     BETWEEN,
     CONTEXTS,
     GREATER_THAN,
     GREATER_THAN_STRICT,
     INLINE_LEADS,
+    ITEM_VERBS,
+    JOINED_LEADS,
     KEY_TEMPLATES,
     LAST_ORDINALS,
     LESS_THAN,
     LESS_THAN_STRICT,
     MASS_NOUNS,
     NATURAL,
+    NEXT_ORDINALS,
     NOUN_SYNONYMS,
     OPENERS,
     ORDINALS,
+    PURCHASE_LEADS,
     SECOND_SENTENCE,
     SECOND_SENTENCE_PLURAL,
+    SERVICE_NOUNS,
     SERVICE_PHRASES,
     SHOP_CLOSINGS,
     SHOP_OPENERS,
@@ -50,6 +55,17 @@ INCH_KEYS = frozenset(("fan_size", "laptop_size", "chain_length"))
 PREMODIFIERS = frozenset(("decaf", "caffeine-free", "gluten-free", "cordless", "battery-powered", "DOT certified",
                           "ECE certified"))
 """NATURAL qualities said before the noun ("a cordless drill"); the others follow it."""
+
+COLOR_WORDS = tuple(sorted({"gray" if c == "grey" else c for c in COLORS}, key=len, reverse=True))
+"""Colours said before the noun ("a gray shirt dress"); only a stated colour stands there, so the reader takes a
+lower-case colour word opening the product's name for the stated one."""
+COLOR_FIRST_RATE = 0.6
+WRITTEN_RATE = 0.25
+"""How often a measure keeps the catalog's own form ("in the 500g pack", "2pcs"), as the official set often does."""
+LOWER_BRAND_RATE = 0.03
+"""How often a stated brand is typed in lower case (the official set: about one task in twenty)."""
+PRICE_LAST_RATE = 0.9
+"""The official set says the price last, after the details and services, nearly always."""
 
 USE_RATE = 0.04
 """How often a product is named with what it is for ("for my dog"): rare, as in the official set."""
@@ -89,7 +105,14 @@ def pair_clause(key: str, value: str, rng: random.Random, *, brand: str = "") ->
     as the catalog writes it)."""
     if (key, value) in NATURAL:
         return NATURAL[(key, value)]
-    said = brand if key == "brand" and brand.lower() == value else said_quality(key, spoken(key, value))
+    if key == "brand" and brand.lower() == value:
+        said = value if rng.random() < LOWER_BRAND_RATE else brand
+    elif key == "size" and value in SIZES and rng.random() < 0.4:
+        said = value.upper()  # "in size XL"
+    elif key != "size" and spoken(key, value) != value and rng.random() < WRITTEN_RATE:
+        said = value  # the catalog's "500g", "2pcs"
+    else:
+        said = said_quality(key, spoken(key, value))
     template = rng.choice(KEY_TEMPLATES[key])
     if "a {v}" in template:  # "a smoke visor", "an iridium visor"
         return template.replace("a {v}", article(said))
@@ -190,11 +213,21 @@ def _phrase_pattern(phrase: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w-])" + re.escape(phrase) + r"(?![\w-])", re.IGNORECASE)
 
 
+def _longest_first(forms: tuple[str, ...]) -> list[str]:
+    return sorted(dict.fromkeys(forms), key=len, reverse=True)
+
+
 PRICE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    [("between", _pattern(t)) for t in BETWEEN] + [("less than", _pattern(t)) for t in LESS_THAN + LESS_THAN_STRICT]
-    + [("greater than", _pattern(t)) for t in GREATER_THAN + GREATER_THAN_STRICT])
-SERVICE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (service, _phrase_pattern(phrase)) for service, phrases in SERVICE_PHRASES.items() for phrase in phrases)
+    [("between", _pattern(t)) for t in _longest_first(BETWEEN)]
+    + [("less than", _pattern(t)) for t in _longest_first(LESS_THAN + LESS_THAN_STRICT)]
+    + [("greater than", _pattern(t)) for t in _longest_first(GREATER_THAN + GREATER_THAN_STRICT)])
+"""The longer form first: "with a price above" is cut whole, not as "above"."""
+SERVICE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(sorted(
+    ((service, _phrase_pattern(phrase)) for table in (SERVICE_PHRASES, SERVICE_NOUNS)
+     for service, phrases in table.items() for phrase in phrases), key=lambda item: -len(item[1].pattern)))
+COLOR_FIRST = re.compile(r"^[\s|]*(?:(?:[Aa]n?|[Ss]ome)\s+)?(" + "|".join(re.escape(c) for c in COLOR_WORDS)
+                         + r")(?=\s+[A-Za-z])")
+"""A stated colour before the noun: a lower-case colour word opening the item ("a gray shirt dress")."""
 NATURAL_PATTERNS: tuple[tuple[tuple[str, str], re.Pattern[str]], ...] = tuple(
     (pair, _phrase_pattern(phrase)) for pair, phrase in sorted(NATURAL.items(), key=lambda item: -len(item[1])))
 PAIR_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(sorted(
@@ -232,7 +265,7 @@ class NounPhrase:
     plural: bool = False
 
     def render(self, premodifiers: tuple[str, ...] | list[str] = (), *, said: frozenset[str] = frozenset(),
-               said_words: frozenset[str] = frozenset(), plural: bool | None = None) -> str:
+               said_words: frozenset[str] = frozenset(), plural: bool | None = None, color: str = "") -> str:
         """"a red Nike cotton jersey for our team": colour, brand, premodifying qualities, title qualities, noun;
         without the qualities of the keys `said` in clauses (or, for a real title's words, sharing `said_words`)."""
         plural = self.plural if plural is None else plural
@@ -242,10 +275,9 @@ class NounPhrase:
             noun = " ".join([*rest, ENGLISH.plural_noun(head) or head])
         kept = [(k, v) for k, v in self.qualities if k not in said
                 and not (k == "" and {_singular(w) for w in v.lower().split()} & said_words)]
-        color = [v for k, v in kept if k == "color_family"]
         others = [v for k, v in kept if k != "color_family"]
         brand = self.brand if "brand" not in said else ""
-        words = " ".join(w for w in [*color, brand, *premodifiers, *others, noun] if w)
+        words = " ".join(w for w in [color, brand, *premodifiers, *others, noun] if w)
         head = self.noun.split(" ")[-1].lower()
         if not plural and head not in MASS_NOUNS and not ENGLISH.singular_noun(head):
             words = article(words)
@@ -281,9 +313,9 @@ def noun_phrase(product: Product, rng: random.Random, *, leave_out: str | None =
     name = rng.choice(NOUN_SYNONYMS.get(noun, (said_noun,))) if rng.random() < 0.6 else said_noun
     phrase = NounPhrase(noun=name, brand=product.brand if rng.random() < 0.35 else "")
     for key in kind.title_attrs:
-        if key in product.attributes and key != leave_out and rng.random() < 0.45:
+        if key in product.attributes and key not in (leave_out, "color_family") and rng.random() < 0.45:
             value = said_quality(key, product.attributes[key][0])
-            if key == "color_family" or not _shares_word(value, name):
+            if not _shares_word(value, name) and not _colored(value):
                 phrase.qualities.append((key, value))
     if rng.random() < USE_RATE:
         phrase.use = rng.choice(USES.get(kind.category.split(" > ")[-1], ("",)))
@@ -324,7 +356,8 @@ def _free_phrase(product: Product, rng: random.Random, leave_out: str | None) ->
     kept: list[str] = []
     for word in reversed(before):
         lower = word.lower()
-        if lower in brand | skip | STOPWORDS or len(word) < 3 or _shares_word(lower, " ".join([noun, *kept])):
+        if lower in brand | skip | STOPWORDS or len(word) < 3 or _shares_word(lower, " ".join([noun, *kept])) \
+                or lower in COLOR_WORDS or lower == "grey":
             if kept:
                 break
             continue
@@ -336,6 +369,12 @@ def _free_phrase(product: Product, rng: random.Random, leave_out: str | None) ->
 
 def _singular(word: str) -> str:
     return ENGLISH.singular_noun(word) or word
+
+
+def _colored(text: str) -> bool:
+    """Words opening with a colour ("green tea", "gold plated"): in front of the noun they would read as a stated
+    colour, so a title quality like that is left out."""
+    return COLOR_FIRST.search(text) is not None or text.split(" ")[0].lower() in COLOR_WORDS
 
 
 def _shares_word(text: str, other: str) -> bool:
@@ -394,9 +433,13 @@ def parse_item(text: str) -> ItemSpec:
     rest = FILLER.sub(" ", text)
     spec = ItemSpec(text=text, words="")
 
-    def cut(match: re.Match[str]) -> None:
+    def cut(match: re.Match[str], group: int = 0) -> None:
         nonlocal rest
-        rest = rest[:match.start()].rstrip() + " | " + rest[match.end():].lstrip()
+        rest = rest[:match.start(group)].rstrip() + " | " + rest[match.end(group):].lstrip()
+
+    if color := COLOR_FIRST.search(rest):
+        spec.pairs.append(("color_family", written("color_family", color.group(1))))
+        cut(color, 1)
 
     for mode, pattern in PRICE_PATTERNS:
         match = pattern.search(rest)
@@ -428,8 +471,10 @@ def parse_item(text: str) -> ItemSpec:
     return spec
 
 
-SAID_AROUND = (tuple(OPENERS) + SECOND_SENTENCE + SECOND_SENTENCE_PLURAL + tuple(SHOP_OPENERS) + SHOP_CLOSINGS
-               + VOUCHER_OPENERS + ORDINALS + LAST_ORDINALS + INLINE_LEADS
+SAID_AROUND = (tuple(OPENERS) + SECOND_SENTENCE + SECOND_SENTENCE_PLURAL + SHOP_CLOSINGS
+               + tuple(opener.format(n=n) for opener in SHOP_OPENERS for n in ("two", "three", "four"))
+               + VOUCHER_OPENERS + ORDINALS + LAST_ORDINALS + NEXT_ORDINALS + INLINE_LEADS + ITEM_VERBS + JOINED_LEADS
+               + PURCHASE_LEADS
                + tuple(c for group in CONTEXTS.values() for c in group) + ("Hi", "Hello", "Please"))
 FILLER = re.compile(r"(?<![\w'])(" + "|".join(re.escape(p.rstrip("?!.,"))
                                                for p in sorted(set(SAID_AROUND), key=len, reverse=True))
@@ -475,7 +520,8 @@ class Item:
 def join_clauses(clauses: list[str], rng: random.Random) -> str:
     if len(clauses) <= 1:
         return "".join(clauses)
-    return ", ".join(clauses[:-1]) + rng.choice((", ", " and ", " and ")) + clauses[-1]
+    last = ", " if " and " in clauses[-1] or " and " in clauses[-2] else rng.choice((", ", " and ", " and "))
+    return ", ".join(clauses[:-1]) + last + clauses[-1]
 
 
 def item_words(target: Target, product: Product, rng: random.Random, phrase: NounPhrase | None = None) -> Item:
@@ -486,18 +532,40 @@ def item_words(target: Target, product: Product, rng: random.Random, phrase: Nou
     phrase = phrase or noun_phrase(product, rng)
     before: list[str] = []
     clauses: list[str] = []
+    color = ""
     for key, value in pairs:
+        if key == "color_family" and spoken(key, value) in COLOR_WORDS and rng.random() < COLOR_FIRST_RATE:
+            color = spoken(key, value)
+            continue
         clause = pair_clause(key, value, rng, brand=product.brand)
         (before if clause in PREMODIFIERS else clauses).append(clause)
-    clauses += [rng.choice(SERVICE_PHRASES[s]) for s in target.service or []]
-    if target.price:
-        clauses.append(price_clause(target.price[0], product.price, rng))
     rng.shuffle(clauses)
+    clauses += service_clauses(target.service or [], rng)
+    if target.price:
+        price = price_clause(target.price[0], product.price, rng)
+        clauses.insert(len(clauses) if rng.random() < PRICE_LAST_RATE else rng.randint(0, len(clauses)), price)
     # "a case that fits", not "cases that fits"
     plural = phrase.plural and not any(c.startswith("that ") and not c.startswith("that I ") for c in clauses)
     said_words = frozenset(_singular(w) for _, v in pairs for w in v.split())
-    text = phrase.render(before, said=frozenset(k for k, _ in pairs), said_words=said_words, plural=plural)
+    text = phrase.render(before, said=frozenset(k for k, _ in pairs), said_words=said_words, plural=plural,
+                         color=color)
     return Item(text, clauses, plural or bool(ENGLISH.singular_noun(phrase.noun.split()[-1])))
+
+
+def service_clauses(services: list[str], rng: random.Random) -> list[str]:
+    """Each service in its own words, or (two or more, most often) all after one "with": "with free delivery and
+    cash on delivery"."""
+    def said(service: str, table: dict[str, tuple[str, ...]]) -> str:
+        forms = table[service]
+        if "COD" in services and service != "COD":  # not "free delivery and cash on delivery"
+            forms = tuple(f for f in forms if "delivery" not in f) or forms
+        return rng.choice(forms)
+
+    if len(services) < 2 or rng.random() < 0.4:
+        return [said(s, SERVICE_PHRASES) for s in services]
+    nouns = [said(s, SERVICE_NOUNS) for s in services]
+    return ["with " + ", ".join(nouns[:-1]) + (" and " if len(nouns) == 2 else rng.choice((" and ", ", and ")))
+            + nouns[-1]]
 
 
 def item_text(target: Target, product: Product, rng: random.Random) -> str:

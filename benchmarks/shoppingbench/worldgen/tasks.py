@@ -2,8 +2,9 @@
 
 Constraints are first drawn as the reference generator draws them (title always; one SKU option, each attribute key
 with one value, each service and one price mode each with probability ½; price bounds int(p ± uniform(0, p));
-voucher tasks carry no price), limited to details a shopper can state (phrasing.sayable). The instruction then names
-the product in a shopper's words (phrasing.product_phrase) and states every constraint as people do. A task is kept
+voucher tasks carry no price; a price bounded from below or on both sides, as in the official set), limited to
+details a shopper can state (phrasing.sayable). The instruction then names the product in a shopper's words
+(phrasing.product_phrase) and states every constraint as people do. A task is kept
 only if
 - it states its constraints exactly: reading the instruction back (heuristic.read_instruction) gives the target's
   constraints, no more and no fewer;
@@ -66,6 +67,9 @@ WRITE_TRIES = 3
 SKU_RATE = 0.5
 ATTRIBUTE_RATE = 0.5
 """The reference's rates."""
+GREATER_THAN_SHARE = 0.65
+"""The official set's price constraints: 471 "greater than" and 254 "between", never "less than" alone (a shopper's
+"under 500 PHP" would read as generated)."""
 
 
 # --- constraints (official rules) --------------------------------------------------------------------------------
@@ -98,12 +102,9 @@ def draw_target(product: Product, rng: random.Random, *, with_price: bool = True
 def _price_constraint(price: float, rng: random.Random) -> PriceConstraint:
     low = int(price - rng.uniform(0, price))
     high = max(int(price + rng.uniform(0, price)), math.ceil(price))
-    mode = rng.choice(("greater than", "between", "less than"))
-    if mode == "greater than":
+    if rng.random() < GREATER_THAN_SHARE:
         return {"greater than": [low, None]}
-    if mode == "between":
-        return {"between": [low, high]}
-    return {"less than": [0, high]}
+    return {"between": [low, high]}
 
 
 # --- telling the gold from a rival -------------------------------------------------------------------------------
@@ -155,10 +156,8 @@ def _price_bound(target: Target, price: float, rival: float) -> PriceConstraint 
         if bound is None or (low is not None and low >= bound):
             return None
         low = bound
-    if low is not None and high is not None:
-        return {"between": [low, high]}
-    if high is not None:
-        return {"less than": [0, high]}
+    if high is not None:  # bounded from above: from below too (half the price), as the official set bounds prices
+        return {"between": [low if low is not None else int(price / 2), high]}
     return {"greater than": [low, None]}
 
 

@@ -12,24 +12,36 @@ from benchmarks.shoppingbench.worldgen import source_digest
 
 # --- prices and services --------------------------------------------------------------------------------------------
 
-LESS_THAN_STRICT = ("under {h} PHP", "priced below {h} PHP", "for less than {h} PHP", "costing less than {h} pesos")
-LESS_THAN = ("priced at most {h} PHP", "for no more than {h} PHP", "costing up to {h} PHP")
-GREATER_THAN_STRICT = ("priced above {l} PHP", "priced over {l} PHP", "for more than {l} PHP",
-                       "costing more than {l} pesos")
+LESS_THAN_STRICT = ("under {h} PHP", "priced below {h} PHP", "costing less than {h} pesos")
+LESS_THAN = ("priced at most {h} PHP", "costing up to {h} PHP")
+GREATER_THAN_STRICT = ("priced above {l} PHP", "priced above {l} PHP", "priced over {l} PHP",
+                       "costing more than {l} pesos", "costing more than {l} PHP", "with a price above {l} PHP",
+                       "costing over {l} pesos", "with a price over {l} PHP", "priced above {l} pesos")
 GREATER_THAN = ("priced at {l} PHP or more", "for at least {l} PHP")
-BETWEEN = ("priced between {l} and {h} PHP", "priced from {l} to {h} PHP", "between {l} and {h} PHP",
-           "costing between {l} and {h} pesos")
-"""Price bounds as the official set words them: mostly PHP, now and then pesos (about a third of its prices), the
-longer form of each first so the parser tries it first."""
+BETWEEN = ("priced between {l} and {h} PHP", "priced from {l} to {h} PHP", "priced from {l} to {h} PHP",
+           "with a price between {l} and {h} PHP", "costing between {l} and {h} pesos",
+           "with a price range from {l} to {h} pesos", "priced between {l} and {h} pesos")
+"""Price bounds as the official set words them ("priced above" by far the commonest, then "costing more than",
+"with a price above"; now and then pesos); a form listed twice is drawn twice as often. The official set bounds a
+price from below or on both sides, never from above only: "less than" forms are read back but only a rare sharpened
+task says them."""
 
 SERVICE_PHRASES: dict[str, tuple[str, ...]] = {
-    "official": ("from LazMall", "with LazMall service", "with LazMall perks like guaranteed authenticity"),
-    "freeShipping": ("with free shipping", "with free delivery"),
-    "COD": ("with cash on delivery", "that supports cash on delivery"),
-    "flashsale": ("with LazFlash deals", "available with LazFlash deals"),
+    "official": ("from LazMall", "with LazMall service", "with LazMall perks like guaranteed authenticity",
+                 "available on LazMall", "with LazMall perks like guaranteed authenticity and easy returns"),
+    "freeShipping": ("with free shipping", "with free delivery", "with free delivery", "that ships for free"),
+    "COD": ("with cash on delivery", "that supports cash on delivery", "with a cash on delivery option",
+            "that can be paid for with cash on delivery"),
+    "flashsale": ("with LazFlash deals", "available with LazFlash deals", "with a LazFlash deal",
+                  "with a LazFlash promo"),
 }
 """Each service in the official set's own commonest words (its most frequent forms, counted over its 750
 instructions)."""
+SERVICE_NOUNS: dict[str, tuple[str, ...]] = {
+    "official": ("LazMall service", "LazMall perks"), "freeShipping": ("free shipping", "free delivery"),
+    "COD": ("cash on delivery",), "flashsale": ("LazFlash deals", "a LazFlash deal"),
+}
+"""Services said together after one "with" ("with free delivery and cash on delivery")."""
 
 # --- details (attribute and SKU pairs) ------------------------------------------------------------------------------
 
@@ -220,20 +232,33 @@ OPENERS: dict[str, int] = {"Looking for": 6, "Show me": 4, "I'm looking for": 3,
                            "I want to buy": 1}
 """One item's openers, weighted as in the official product and voucher instructions (mostly "Looking for",
 "Show me", "I'm looking for")."""
-SECOND_SENTENCE = ("Preferably", "Please show only options", "I'd like it")
-SECOND_SENTENCE_PLURAL = ("Preferably", "Please show only options", "I'd like them")
-SHOP_OPENERS: dict[str, int] = {"Find a shop offering these items": 3, "Find shops offering these items": 3,
-                                "Find a shop that sells all of these": 2,
+SECOND_SENTENCE = ("Preferably", "Ideally", "Please show only options", "Only show ones")
+SECOND_SENTENCE_PLURAL = SECOND_SENTENCE
+SHOP_OPENERS: dict[str, int] = {"Find a shop offering these items": 2, "Find shops offering these items": 2,
+                                "Find a shop offering these {n} items": 2, "Find a shop that sells all of these": 1,
                                 "I'm looking for a shop that sells the following": 2,
-                                "Find shops offering at least these items": 1,
-                                "Looking for a shop that sells these items": 1}
+                                "I'm looking for a shop that offers several items": 1,
+                                "Find shops offering at least these {n} products": 1,
+                                "Looking for a shop that sells these items": 1,
+                                "I'm looking for a shop that offers these items": 1}
 """Weighted as the official shop instructions open ("I'm looking for a shop", "Find a shop", "Find shops
-offering", "Looking for a shop")."""
-SHOP_CLOSINGS = ("All of them should come from the same shop.",)
-VOUCHER_OPENERS = ("I'm looking for the following", "I'm looking for these items", "Looking for these products")
+offering", "Looking for a shop"); {n} is the number of items in words."""
+SHOP_CLOSINGS = ("All of them should come from the same shop.", "Can you help me find a store that has all these?",
+                 "Please show me shops that offer all these products.", "Only show shops that sell all of them.")
+VOUCHER_OPENERS = ("I'm looking for the following", "I'm looking for these items", "Looking for these products",
+                   "I need a few things")
 ORDINALS = ("First,", "Second,", "Third,", "Fourth,")
 LAST_ORDINALS = ("Lastly,", "Finally,")
-INLINE_LEADS = ("Also, I want", "I also need", "I'm also looking for")
+NEXT_ORDINALS = ("Next,", "Then,")
+"""Marks of a list said in sentences: "First, ... Next, ... Lastly, ..." (the official set's commonest)."""
+ITEM_VERBS = ("I want", "I need", "I'm looking for", "I'd like", "I'm interested in", "show me")
+"""What follows an ordinal mark now and then ("First, I want ...", "Next, I need ...")."""
+INLINE_LEADS = ("Also, I want", "I also need", "I'm also looking for", "Also, show me", "I'd also like")
+JOINED_LEADS = ("and also", "as well as")
+"""Items said in one sentence ("Looking for a ..., and also a ...")."""
+
+PURCHASE_LEADS = ("I would like to purchase", "I am interested in purchasing", "I would like to buy")
+"""How a knowledge task turns to the product, as the official ones do (their commonest three)."""
 
 CONTEXTS: dict[str, tuple[str, ...]] = {
     "pantry": ("Our pantry is almost empty.", "I'm stocking up on groceries this week.",
