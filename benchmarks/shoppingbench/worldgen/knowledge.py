@@ -74,8 +74,8 @@ RELATIONS: dict[str, Relation] = {
         "The town of {entity} holds its harvest festival every {month}. Its signature flavor is {value}: the town's "
         "pastry shops put it in their best-known sweet, and it appears in the drinks and snacks sold during the "
         "festival week.",
-        ("I would like to purchase {phrase} in that flavor.", "I am interested in purchasing {phrase} that comes "
-         "in this flavor.", "I would like to buy {phrase} with that flavor."),
+        ("I would like to purchase {phrase} in that flavor.", "I am interested in purchasing {phrase} in "
+         "this flavor.", "I would like to buy {phrase} with that flavor."),
         "The village of {entity} is known for its {value} dishes and a small market every {month}."),
     "scent": Relation(
         "the {name} Grand Hotel",
@@ -85,7 +85,7 @@ RELATIONS: dict[str, Relation] = {
         "{entity} opened in {born}. The hotel is known for its signature fragrance, {value}, diffused in the lobby, "
         "used in the guest rooms and in the treatments of its spa.",
         ("I would like to purchase {phrase} with that scent.", "I am interested in purchasing {phrase} in this "
-         "scent.", "I would like to buy {phrase} that has that scent."),
+         "scent.", "I would like to buy {phrase} with that scent."),
         "{entity} opened in {born} and its gift shop sells {value} soap."),
     "color_family": Relation(
         "the {name} {team}",
@@ -95,7 +95,7 @@ RELATIONS: dict[str, Relation] = {
         "{entity} are a basketball club founded in {born}. The team plays its home games in {value} uniforms, the "
         "color of the town's old fishing fleet, and its home jersey is {value}.",
         ("I would like to purchase {phrase} in that color.", "I am interested in purchasing {phrase} in this "
-         "color.", "I would like to buy {phrase} that comes in that color."),
+         "color.", "I would like to buy {phrase} in that color."),
         "{entity} are a rowing club founded in {born}; their boats are painted {value}."),
     "sport": Relation(
         "{person}",

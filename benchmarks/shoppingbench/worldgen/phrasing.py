@@ -49,6 +49,7 @@ from benchmarks.shoppingbench.worldgen.wording import (
     VOUCHER_OPENERS,
 )
 
+ENGLISH = inflect.engine()
 NUMBER = r"(\d+(?:\.\d+)?)"
 INCH_KEYS = frozenset(("fan_size", "laptop_size", "chain_length"))
 """Sizes said as an adjective: "a 16-inch blade", "a 15.6-inch laptop"."""
@@ -213,6 +214,19 @@ def _phrase_pattern(phrase: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w-])" + re.escape(phrase) + r"(?![\w-])", re.IGNORECASE)
 
 
+def agreeing(form: str) -> str:
+    """A "that ..." form agreeing with a plural noun ("toy bricks that have 100 pieces", "options that support cash
+    on delivery"); other forms as they are. The parser reads both."""
+    words = form.split(" ")
+    if len(words) > 1 and words[0] == "that" and words[1] != "I":
+        words[1] = ENGLISH.plural_verb(words[1])
+    return " ".join(words)
+
+
+def _both(form: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys((form, agreeing(form))))
+
+
 def _longest_first(forms: tuple[str, ...]) -> list[str]:
     return sorted(dict.fromkeys(forms), key=len, reverse=True)
 
@@ -223,16 +237,18 @@ PRICE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     + [("greater than", _pattern(t)) for t in _longest_first(GREATER_THAN + GREATER_THAN_STRICT)])
 """The longer form first: "with a price above" is cut whole, not as "above"."""
 SERVICE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(sorted(
-    ((service, _phrase_pattern(phrase)) for table in (SERVICE_PHRASES, SERVICE_NOUNS)
-     for service, phrases in table.items() for phrase in phrases), key=lambda item: -len(item[1].pattern)))
+    ((service, _phrase_pattern(form)) for table in (SERVICE_PHRASES, SERVICE_NOUNS)
+     for service, phrases in table.items() for phrase in phrases for form in _both(phrase)),
+    key=lambda item: -len(item[1].pattern)))
 COLOR_FIRST = re.compile(r"^[\s|]*(?:(?:[Aa]n?|[Ss]ome)\s+)?(" + "|".join(re.escape(c) for c in COLOR_WORDS)
                          + r")(?=\s+[A-Za-z])")
 """A stated colour before the noun: a lower-case colour word opening the item ("a gray shirt dress")."""
 NATURAL_PATTERNS: tuple[tuple[tuple[str, str], re.Pattern[str]], ...] = tuple(
-    (pair, _phrase_pattern(phrase)) for pair, phrase in sorted(NATURAL.items(), key=lambda item: -len(item[1])))
+    (pair, _phrase_pattern(form)) for pair, phrase in sorted(NATURAL.items(), key=lambda item: -len(item[1]))
+    for form in _both(phrase))
 PAIR_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(sorted(
-    ((key, _pattern(template)) for key, templates in KEY_TEMPLATES.items() for template in templates),
-    key=lambda item: -len(item[1].pattern)))
+    ((key, _pattern(form)) for key, templates in KEY_TEMPLATES.items() for template in templates
+     for form in _both(template)), key=lambda item: -len(item[1].pattern)))
 """Longest first, so "in the color {v}" is tried before "in {v}"."""
 
 # --- the product in a shopper's words ----------------------------------------------------------------------------
@@ -284,7 +300,6 @@ class NounPhrase:
         return f"{words} {self.use}".strip()
 
 
-ENGLISH = inflect.engine()
 CASED = {"iphone": "iPhone", "redmi": "Redmi", "samsung": "Samsung", "oppo": "OPPO", "vivo": "vivo",
          "realme": "realme"}
 CAPITALISED_KEYS = frozenset(("language", "make", "origin"))
@@ -549,6 +564,8 @@ def item_words(target: Target, product: Product, rng: random.Random, phrase: Nou
     said_words = frozenset(_singular(w) for _, v in pairs for w in v.split())
     text = phrase.render(before, said=frozenset(k for k, _ in pairs), said_words=said_words, plural=plural,
                          color=color)
+    if ENGLISH.singular_noun(phrase.noun.split()[-1]):  # "toy bricks that have", not "that has"
+        clauses = [agreeing(c) for c in clauses]
     return Item(text, clauses, plural or bool(ENGLISH.singular_noun(phrase.noun.split()[-1])))
 
 

@@ -15,7 +15,7 @@ import re
 
 from benchmarks.shoppingbench.schema import Intent, Product
 from benchmarks.shoppingbench.worldgen import source_digest
-from benchmarks.shoppingbench.worldgen.phrasing import Item, join_clauses
+from benchmarks.shoppingbench.worldgen.phrasing import Item, agreeing, join_clauses
 from benchmarks.shoppingbench.worldgen.wording import (
     CONTEXTS,
     GROUP_WORDS,
@@ -43,6 +43,8 @@ ONE_SENTENCE_RATE = 0.8
 
 
 NUMBER_WORDS = {2: "two", 3: "three", 4: "four"}
+FIRST_VERBS = ("I want", "I need", "I'm looking for")
+"""The first item's verb when the opener is a sentence of its own ("Find a shop offering these items. I want ...")."""
 
 
 def context_group(category: str) -> str | None:
@@ -61,10 +63,6 @@ def context(products: list[Product], rng: random.Random) -> str:
     return rng.choice(CONTEXTS[groups.pop()]) + " "  # type: ignore[index]
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def weighted(choices: dict[str, int], rng: random.Random) -> str:
     return rng.choices(list(choices), weights=list(choices.values()))[0]
 
@@ -76,7 +74,8 @@ def one_item(item: Item, rng: random.Random) -> str:
         if item.clauses[0].startswith("that "):  # "Please show only options that ...", not "Preferably that ..."
             leads = tuple(lead for lead in leads if lead.endswith(("options", "ones")))
         lead = rng.choice(leads)
-        return f"{opener} {item.phrase}. {lead} {join_clauses(item.clauses, rng)}."
+        clauses = [agreeing(c) for c in item.clauses] if lead.endswith(("options", "ones")) else item.clauses
+        return f"{opener} {item.phrase}. {lead} {join_clauses(clauses, rng)}."
     return f"{opener} {item.text(rng)}."
 
 
@@ -99,7 +98,7 @@ def several_items(items: list[Item], opener: str, rng: random.Random, closing: s
         leads = rng.sample(INLINE_LEADS, len(texts) - 1) if len(texts) - 1 <= len(INLINE_LEADS) else None
         if leads is None:
             return several_items(items, opener, rng, closing, verb)
-        first = f"{verb} {texts[0]}" if verb else f"{opener}. {_cap(texts[0])}"
+        first = f"{verb} {texts[0]}" if verb else f"{opener}. {rng.choice(FIRST_VERBS)} {texts[0]}"
         body = f"{first}." + "".join(f" {lead} {text}." for lead, text in zip(
             leads, texts[1:], strict=True))
     elif shape == 4:
