@@ -38,7 +38,7 @@ CONTEXT_RATE = 0.03
 INLINE_RATE = 0.5
 """Several items with a `verb`: this share run on in sentences ("I'm looking for ... Also, I want ..."), as most
 official voucher instructions do; the rest in any of the six shapes."""
-ONE_SENTENCE_RATE = 0.8
+ONE_SENTENCE_RATE = 0.9
 """One item: said in one sentence, else the product and then its details in a second sentence."""
 
 
@@ -85,6 +85,8 @@ def several_items(items: list[Item], opener: str, rng: random.Random, closing: s
     also a ...")."""
     texts = [item.text(rng) for item in items]
     shape = rng.choice((3, 3, 5)) if verb and rng.random() < INLINE_RATE else rng.randrange(6)
+    if shape == 5 and len(texts) > 2:  # one sentence holds two items at most
+        shape = 3
     if shape == 0:
         listed = "; ".join(f"({n}) {text}" for n, text in enumerate(texts, start=1))
         body = f"{opener}: {listed}."
@@ -104,8 +106,7 @@ def several_items(items: list[Item], opener: str, rng: random.Random, closing: s
     elif shape == 4:
         body = f"{opener}: " + "; ".join(texts[:-1]) + f"; and {texts[-1]}."
     else:
-        joined = "".join(f"{rng.choice((', ', ' '))}{rng.choice(JOINED_LEADS)} {text}" for text in texts[1:])
-        body = f"{verb or opener + ':'} {texts[0]}{joined}."
+        body = f"{verb or opener + ':'} {texts[0]}{rng.choice((', ', ' '))}{rng.choice(JOINED_LEADS)} {texts[1]}."
     return f"{body}\n{closing}" if closing and shape == 2 else f"{body} {closing}".strip()
 
 

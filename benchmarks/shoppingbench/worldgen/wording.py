@@ -27,12 +27,14 @@ price from below or on both sides, never from above only: "less than" forms are 
 task says them."""
 
 SERVICE_PHRASES: dict[str, tuple[str, ...]] = {
-    "official": ("from LazMall", "with LazMall service", "with LazMall perks like guaranteed authenticity",
-                 "available on LazMall", "with LazMall perks like guaranteed authenticity and easy returns"),
-    "freeShipping": ("with free shipping", "with free delivery", "with free delivery", "that ships for free"),
-    "COD": ("with cash on delivery", "that supports cash on delivery", "with a cash on delivery option",
-            "that can be paid for with cash on delivery"),
-    "flashsale": ("with LazFlash deals", "available with LazFlash deals", "with a LazFlash deal",
+    "official": ("with LazMall service", "that comes with LazMall", "available on LazMall",
+                 "available with LazMall service", "with LazMall perks like guaranteed authenticity",
+                 "with LazMall perks like guaranteed authenticity and easy returns", "from LazMall"),
+    "freeShipping": ("with free shipping", "with free shipping", "with free delivery", "that comes with free shipping",
+                     "that ships for free"),
+    "COD": ("with cash on delivery", "that supports cash on delivery", "available for cash on delivery",
+            "that can be paid for with cash on delivery", "with a cash on delivery option"),
+    "flashsale": ("with LazFlash deals", "available with LazFlash deals", "available with a LazFlash deal",
                   "with a LazFlash promo"),
 }
 """Each service in the official set's own commonest words (its most frequent forms, counted over its 750
