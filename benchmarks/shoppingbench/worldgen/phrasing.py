@@ -115,9 +115,23 @@ def pair_clause(key: str, value: str, rng: random.Random, *, brand: str = "") ->
     else:
         said = said_quality(key, spoken(key, value))
     template = rng.choice(KEY_TEMPLATES[key])
+    if template.partition("{v}")[2].split(" ")[1:2] in ([noun] for noun in ATTRIBUTIVE):
+        said = _one_unit(said)  # "a 100 gram pack", not "a 100 grams pack"
     if "a {v}" in template:  # "a smoke visor", "an iridium visor"
         return template.replace("a {v}", article(said))
     return template.format(v=said)
+
+
+ATTRIBUTIVE = frozenset(("pack", "roll", "diameter", "length", "battery", "bottle", "chain", "blade", "size", "tip",
+                         "point", "version", "motor"))
+"""Nouns a measure stands before ("the 500 gram pack"): its unit is said in the singular there."""
+
+
+def _one_unit(said: str) -> str:
+    for _, one, many in UNITS:
+        if said.endswith(f" {many}") and many != one:
+            return said[:-len(many)] + one
+    return said
 
 
 def article(words: str) -> str:
