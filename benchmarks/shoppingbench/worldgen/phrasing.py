@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cache, lru_cache
 
 import inflect
 
@@ -309,7 +310,7 @@ class NounPhrase:
         brand = self.brand if "brand" not in said else ""
         words = " ".join(w for w in [color, brand, *premodifiers, *others, noun] if w)
         head = self.noun.split(" ")[-1].lower()
-        if not plural and head not in MASS_NOUNS and not ENGLISH.singular_noun(head):
+        if not plural and head not in MASS_NOUNS and not _is_plural(head):
             words = article(words)
         return f"{words} {self.use}".strip()
 
@@ -396,8 +397,14 @@ def _free_phrase(product: Product, rng: random.Random, leave_out: str | None) ->
     return NounPhrase(noun=_clean(noun), qualities=[("", _clean(" ".join(kept)))] if kept else [])
 
 
+@cache
 def _singular(word: str) -> str:
+    """inflect's singular, remembered: the generator asks about the same few hundred words a hundred thousand times."""
     return ENGLISH.singular_noun(word) or word
+
+
+def _is_plural(word: str) -> bool:
+    return _singular(word) != word
 
 
 def _colored(text: str) -> bool:
@@ -459,6 +466,14 @@ class ItemSpec:
 def parse_item(text: str) -> ItemSpec:
     """The constraints one item's text states, and the words left that name the product. The words around a request
     go first, so "Looking for a jersey" is not read as the clause "for a {instrument}"."""
+    spec = _parse_item(text)
+    return replace(spec, services=list(spec.services), pairs=list(spec.pairs))
+
+
+@lru_cache(maxsize=8192)
+def _parse_item(text: str) -> ItemSpec:
+    """parse_item, remembered: the generator reads each draft of an instruction three times (the read-back check,
+    the heuristic's play, the naive rival's search)."""
     rest = FILLER.sub(" ", text)
     spec = ItemSpec(text=text, words="")
 
@@ -578,9 +593,9 @@ def item_words(target: Target, product: Product, rng: random.Random, phrase: Nou
     said_words = frozenset(_singular(w) for _, v in pairs for w in v.split())
     text = phrase.render(before, said=frozenset(k for k, _ in pairs), said_words=said_words, plural=plural,
                          color=color)
-    if ENGLISH.singular_noun(phrase.noun.split()[-1]):  # "toy bricks that have", not "that has"
+    if _is_plural(phrase.noun.split()[-1]):  # "toy bricks that have", not "that has"
         clauses = [agreeing(c) for c in clauses]
-    return Item(text, clauses, plural or bool(ENGLISH.singular_noun(phrase.noun.split()[-1])))
+    return Item(text, clauses, plural or _is_plural(phrase.noun.split()[-1]))
 
 
 def service_clauses(services: list[str], rng: random.Random) -> list[str]:
