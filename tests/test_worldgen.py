@@ -213,6 +213,16 @@ def test_constraints_are_said_in_a_shoppers_words():
     assert {"250 grams", "decaf", "free shipping", "free delivery", "under 130 PHP"} <= seen
 
 
+def test_plural_agreement_colours_before_the_noun_and_measures_before_a_noun_read_back():
+    bricks = parse_item("toy bricks that have 100 pieces, with free delivery and cash on delivery")
+    assert bricks.pairs == [("pieces", "100pcs")] and set(bricks.services) == {"freeShipping", "COD"}
+    dress = parse_item("a gray Plains & Prints shirt dress in a 100 gram pack, priced above 40 PHP")
+    assert sorted(dress.pairs) == [("color_family", "grey"), ("net_weight", "100g")]
+    assert dress.words == "plains & prints shirt dress" and dress.price_constraint() == {"greater than": [40, None]}
+    assert parse_item("a Black & Decker drill").pairs == []  # a brand's capital is no stated colour
+    assert parse_item("options that support cash on delivery").services == ["COD"]
+
+
 def test_every_wording_of_every_detail_reads_back_whatever_follows_it():
     values = {(key, v) for kind in KINDS for table in (kind.title_attrs, kind.attrs, kind.sku)
               for key, vs in table.items() for v in vs}
