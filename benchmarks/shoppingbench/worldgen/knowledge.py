@@ -1,9 +1,12 @@
 """Knowledge ("web") tasks and the offline web_search corpus that holds the facts they need.
 
-Each task asks about a made-up entity (a composer, a town festival, a hotel, a team…), so no model can know the
-answer: the fact lives only in one document of the corpus, e.g. "Clara Whitaker performed on the viola", and the
-product the shopper wants is named only through it ("…buy strings for this instrument"). Distractor documents
-share the entity's family name or relation with another value, and general articles fill the rest.
+A task asks a real, well-known fact first (real_facts: Japan's flag, the national flower, who played which
+instrument), as the official set does, and the corpus carries a document stating it. Where no real fact answers a
+product's value (or each was used FACT_USES times), the task asks about a made-up entity (a composer, a town
+festival, a hotel, a team…) whose answer lives only in one document of the corpus, e.g. "Clara Whitaker performed
+on the viola". Either way the product the shopper wants is named only through the fact ("…buy strings for this
+instrument"). Distractor documents share a made-up entity's family name or relation with another value, and
+general articles fill the rest.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from benchmarks.shoppingbench.schema import Product, ShoppingTask, Target, task_
 from benchmarks.shoppingbench.worldgen import source_digest
 from benchmarks.shoppingbench.worldgen.heuristic import Tools, check_task
 from benchmarks.shoppingbench.worldgen.phrasing import product_phrase
+from benchmarks.shoppingbench.worldgen.real_facts import FACTS, Fact
 from benchmarks.shoppingbench.worldgen.vocab import KINDS
 
 FIRST_NAMES = ("Margaret", "Thomas", "Elena", "Rafael", "Catherine", "Daniel", "Teresa", "Jonathan", "Isabel",
@@ -133,8 +137,8 @@ RELATIONS: dict[str, Relation] = {
          "{entity}?", "What animal appears on the lanterns of {entity}, held every {month}?"),
         "{entity} has been held every {month} since {born}. Its mascot is a {value}, carried through the streets "
         "as a giant paper lantern and painted on the festival's lanterns.",
-        ("I would like to purchase {phrase} of that animal.", "I am interested in purchasing {phrase} shaped "
-         "like this animal.", "I would like to buy {phrase} of that animal."),
+        ("I would like to purchase {phrase} of that creature.", "I am interested in purchasing {phrase} shaped "
+         "like this creature.", "I would like to buy {phrase} of that creature."),
         "{entity} began in {born}; a {value} appeared on one of its early posters."),
 }
 
@@ -175,6 +179,8 @@ def _knowledge_key(product: Product) -> str | None:
     return None
 
 
+FACT_USES = 3
+"""At most this many tasks of a world ask one real fact (for products of different kinds)."""
 MIN_SIBLINGS = 1
 PER_TITLE = 2
 """At most this many knowledge tasks about listings of one title."""
@@ -213,7 +219,11 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
         seen[product.title] = seen.get(product.title, 0) + 1
         if seen[product.title] <= PER_TITLE:
             kept.append((product, key))
-    candidates = kept
+    facts: dict[tuple[str, str], list[Fact]] = {}
+    for known in FACTS:
+        facts.setdefault((known.key, known.value), []).append(known)
+    candidates = sorted(kept, key=lambda pair: (pair[1], pair[0].attributes[pair[1]][0]) not in facts)
+    uses: dict[Fact, int] = {}
     tasks: list[ShoppingTask] = []
     documents: list[dict] = []
     for product, key in candidates:
@@ -224,6 +234,15 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
         if re.search(rf"\b{re.escape(value)}\b", phrase):
             continue
         relation = RELATIONS[key]
+        real = [f for f in facts.get((key, value), []) if uses.get(f, 0) < FACT_USES]
+        if real:
+            known = rng.choice(real)
+            uses[known] = uses.get(known, 0) + 1
+            query = f"{rng.choice(known.questions)} {rng.choice(relation.purchases).format(phrase=phrase)}"
+            if uses[known] == 1:
+                documents.append(_document(known.title, known.statement))
+            tasks.append(_task(len(tasks), task_set, query, product, value))
+            continue
         words = _words(rng, names, value)
         entity = relation.entity.format(**words)
         question = rng.choice(relation.questions).format(entity=entity, **words)
@@ -236,16 +255,18 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
             namesake_document = _document(namesake, relation.distractor.format(entity=namesake, **fake))
         else:
             namesake_document = None
-        index = len(tasks)
-        task = ShoppingTask(
-            task_id=task_id_for("web", index), task_set=task_set, intent="web", task_index=index, query=query,
-            targets=[Target(product_id=product.product_id, title=[product.title])],
-            knowledge_attribute=_display(value), knowledge_product=product)
         documents.extend([fact] + ([namesake_document] if namesake_document else []))
-        tasks.append(task)
+        tasks.append(_task(len(tasks), task_set, query, product, value))
     documents.extend(_general_documents(rng, names, products, distractors))
     rng.shuffle(documents)
     return tasks, _unique_urls(documents)
+
+
+def _task(index: int, task_set: str, query: str, product: Product, value: str) -> ShoppingTask:
+    return ShoppingTask(
+        task_id=task_id_for("web", index), task_set=task_set, intent="web", task_index=index, query=query,
+        targets=[Target(product_id=product.product_id, title=[product.title])],
+        knowledge_attribute=_display(value), knowledge_product=product)
 
 
 def solvable_knowledge_tasks(candidates: list[ShoppingTask], tools: Tools, count: int) -> list[ShoppingTask]:

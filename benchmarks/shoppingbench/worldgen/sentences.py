@@ -3,7 +3,7 @@
 
 One item: one sentence ("Looking for ..."), or the product and then its details ("... Preferably in size large,
 with free shipping."). Several: an inline numbered list, "First, ... Next, I need ... Lastly, ...", a line per
-item, "... I also need ...", a list after a colon ("...: a ...; a ...; and a ..."), or one sentence ("a ..., and
+item, "... I also need ...", or one sentence ("a ..., and
 also a ..."). A sentence of context comes first only when every product
 fits one context group (wording.CONTEXTS), chosen by the products' categories.
 """
@@ -33,7 +33,7 @@ from benchmarks.shoppingbench.worldgen.wording import (
     VOUCHER_OPENERS,
 )
 
-CONTEXT_RATE = 0.03
+CONTEXT_RATE = 0.01
 """The official set gives almost no context; a fitting sentence now and then."""
 INLINE_RATE = 0.5
 """Several items with a `verb`: this share run on in sentences ("I'm looking for ... Also, I want ..."), as most
@@ -42,6 +42,10 @@ ONE_SENTENCE_RATE = 0.9
 """One item: said in one sentence, else the product and then its details in a second sentence."""
 
 
+SHAPES, SHAPE_WEIGHTS = (0, 1, 2, 3, 5), (1, 6, 1, 3, 2)
+"""Shapes of several items, weighted as the official set uses them: "First, ... Second, ... Lastly, ..." by far
+the commonest, then run-on sentences, one sentence, and now and then a numbered list; never a list joined with
+semicolons after a colon."""
 NUMBER_WORDS = {2: "two", 3: "three", 4: "four"}
 FIRST_VERBS = ("I want", "I need", "I'm looking for")
 """The first item's verb when the opener is a sentence of its own ("Find a shop offering these items. I want ...")."""
@@ -84,7 +88,7 @@ def several_items(items: list[Item], opener: str, rng: random.Random, closing: s
     run-on shapes put before the first item ("I'm looking for a ... . I also need ...", "Looking for a ..., and
     also a ...")."""
     texts = [item.text(rng) for item in items]
-    shape = rng.choice((3, 3, 5)) if verb and rng.random() < INLINE_RATE else rng.randrange(6)
+    shape = rng.choice((3, 3, 5)) if verb and rng.random() < INLINE_RATE else rng.choices(SHAPES, SHAPE_WEIGHTS)[0]
     if shape == 5 and len(texts) > 2:  # one sentence holds two items at most
         shape = 3
     if shape == 0:
@@ -103,8 +107,6 @@ def several_items(items: list[Item], opener: str, rng: random.Random, closing: s
         first = f"{verb} {texts[0]}" if verb else f"{opener}. {rng.choice(FIRST_VERBS)} {texts[0]}"
         body = f"{first}." + "".join(f" {lead} {text}." for lead, text in zip(
             leads, texts[1:], strict=True))
-    elif shape == 4:
-        body = f"{opener}: " + "; ".join(texts[:-1]) + f"; and {texts[-1]}."
     else:
         body = f"{verb or opener + ':'} {texts[0]}{rng.choice((', ', ' '))}{rng.choice(JOINED_LEADS)} {texts[1]}."
     return f"{body}\n{closing}" if closing and shape == 2 else f"{body} {closing}".strip()
