@@ -179,7 +179,7 @@ def _knowledge_key(product: Product) -> str | None:
     return None
 
 
-FACT_USES = 5
+FACT_USES = 8
 """At most this many tasks of a world ask one real fact (for products of different kinds)."""
 MIN_SIBLINGS = 1
 PER_TITLE = 2

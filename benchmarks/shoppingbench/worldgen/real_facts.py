@@ -91,6 +91,12 @@ FACTS: tuple[Fact, ...] = (
        "What color is Peppa Pig, the British cartoon character?"),
     _f("color_family", "purple", "Tyrian purple", "Tyrian purple, a dye made from sea snails, colored the robes "
        "of Roman emperors.", "Which color was the sea-snail dye of Roman emperors' robes, named after Tyre?"),
+    _f("color_family", "grey", "African elephant", "The African elephant, the largest land animal, has thick grey "
+       "skin.", "What color is the skin of the African elephant, the largest land animal?"),
+    _f("color_family", "brown", "Kiwifruit", "The kiwifruit has a fuzzy brown skin over bright green flesh.",
+       "What color is the fuzzy skin of a kiwifruit?"),
+    _f("color_family", "brown", "Kodiak bear", "The Kodiak bear of Alaska's Kodiak Archipelago is the largest "
+       "subspecies of the brown bear; its fur is brown.", "What color is the fur of the Kodiak bear of Alaska?"),
     # flavours
     _f("flavor", "ube", "Ube halaya", "Ube halaya is a Filipino jam made from ube, the purple yam.",
        "Which purple yam is Filipino halaya made from?", "What is the purple yam of Filipino desserts called?"),
