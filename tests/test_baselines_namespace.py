@@ -35,7 +35,8 @@ PINNED = {
 --limit 1 per intent for ShoppingBench, 2 per task for the questions); naive's and heuristic's steps now cost 0.0
 where 485c014 recorded None (unknown), as random's and oracle's always did. The four ShoppingBench rows were
 re-pinned for generator version 3, again for its official-like wording, for version 4, and for version 5 (its default
-world has other instructions; with version 5 random and naive each happen to solve one of the four first tasks, 0.25)."""
+world has other instructions; with version 5 random and naive each happen to solve one of the four first tasks:
+0.25)."""
 KINDS = {"shoppingbench": "agentic", "intentionqa": "qa", "session-intent": "qa", "shopping-mmlu": "qa"}
 
 

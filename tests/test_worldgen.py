@@ -13,14 +13,16 @@ from typing import Any
 import pytest
 
 from benchmarks.jsonl import read_jsonl
-from benchmarks.shoppingbench.schema import SERVICES, CorpusRecord, Product, Target, product_contents
+from benchmarks.shoppingbench.schema import SERVICES, CorpusRecord, PriceConstraint, Product, Target, product_contents
 from benchmarks.shoppingbench.tasks import load_task_set
 from benchmarks.shoppingbench.voucher import quote, within_budget
 from benchmarks.shoppingbench.worldgen.catalog import generate_catalog, iter_products
 from benchmarks.shoppingbench.worldgen.heuristic import check_task, meets, read_instruction
 from benchmarks.shoppingbench.worldgen.knowledge import knowledge_world
+from benchmarks.shoppingbench.worldgen.offers import price_clause, service_clauses
 from benchmarks.shoppingbench.worldgen.phrasing import (
     Item,
+    article,
     item_text,
     parse_item,
     sayable,
@@ -391,6 +393,29 @@ def test_every_shape_of_a_request_with_several_items_is_read_back_item_by_item()
                                                         [("battery_capacity", "10000mah")], []]
         assert read_instruction(query).same_shop
     assert len(openings) >= 4  # several openers and shapes, not one template
+
+
+def test_several_items_are_never_a_semicolon_list_after_a_colon():
+    items = [Item("a red Nike jersey", ["in size large"]), Item("an Anker power bank", []), Item("ground coffee", [])]
+    shapes = [compose("shop", items, [], random.Random(seed)) for seed in range(60)]
+    assert not [q for q in shapes if re.search(r"; and |: (?!\(1\))[^;\n]+; ", q)]
+    assert sum("First," in q for q in shapes) > len(shapes) / 3  # the official set's commonest shape
+
+
+def test_an_item_takes_one_with_at_most_from_its_services_and_price():
+    price: PriceConstraint = {"greater than": (100.0, None)}
+    for seed in range(40):
+        rng = random.Random(seed)
+        said = service_clauses(["COD", "freeShipping", "official"], rng, with_said=True)
+        said.append(price_clause(price, 150.0, rng, with_said=True))
+        assert not [c for c in said if c.startswith("with ")], said
+        alone = service_clauses(["COD", "freeShipping"], rng)
+        assert sum(c.startswith("with ") for c in alone) <= 1, alone
+
+
+def test_a_or_an_before_a_number_follows_how_it_is_said():
+    assert [article(w) for w in ("18 inch blade", "8 pack", "11 inch fan", "100 gram pack", "1 liter bottle")] == [
+        "an 18 inch blade", "an 8 pack", "an 11 inch fan", "a 100 gram pack", "a 1 liter bottle"]
 
 
 def test_one_item_reads_back_after_every_opener():

@@ -20,6 +20,7 @@ import inflect
 
 from benchmarks.shoppingbench.schema import PriceConstraint, Product, Target
 from benchmarks.shoppingbench.worldgen import source_digest
+from benchmarks.shoppingbench.worldgen.offers import price_clause, service_clauses
 from benchmarks.shoppingbench.worldgen.vocab import COLORS, KINDS, Kind
 from benchmarks.shoppingbench.worldgen.wording import (
     BETWEEN,
@@ -136,14 +137,12 @@ def _one_unit(said: str) -> str:
 
 
 def article(words: str) -> str:
-    """The words with "a" or "an" (inflect's choice; an acronym is read letter by letter: "an LED strip", a number
-    as it is said: "an 18 inch blade", which inflect's `a` does not do for digits)."""
+    """The words with "a" or "an" (inflect's; an acronym read letter by letter: "an LED strip"; digits as said)."""
     first = words.split(" ")[0]
     if first.isupper() and len(first) <= 4 and first.isalpha():
         return f"{'an' if first[0] in 'AEFHILMNORSX' else 'a'} {words}"
     if digits := re.match(r"\d+", first):
-        said = str(ENGLISH.number_to_words(digits.group()))
-        return f"{ENGLISH.a(said).split(' ')[0]} {words}"
+        return f"{ENGLISH.a(str(ENGLISH.number_to_words(digits.group()))).split(' ')[0]} {words}"
     return ENGLISH.a(words)
 
 
@@ -203,25 +202,6 @@ def written(key: str, value: str) -> str:
                                                          (written_unit == "pc") == (number == "1")):
                 return f"{number}{written_unit}"
     return value
-
-
-def price_clause(constraint: PriceConstraint, price: float, rng: random.Random, *, with_said: bool = False) -> str:
-    """A price bound in words; "under"/"above" only where the product's price is strictly inside the bound; not
-    "with a price ..." after another "with" (`with_said`)."""
-    (mode, (low, high)), = constraint.items()
-    if mode == "less than":
-        strict = high is not None and high > price
-        forms = LESS_THAN + (LESS_THAN_STRICT if strict else ())
-    elif mode == "greater than":
-        strict = low is not None and low < price
-        forms = GREATER_THAN + (GREATER_THAN_STRICT if strict else ())
-    else:
-        forms = BETWEEN
-    return rng.choice(without_with(forms) if with_said else forms).format(l=_number(low), h=_number(high))
-
-
-def _number(value: float | None) -> str:
-    return f"{value or 0:g}"
 
 
 def _pattern(template: str) -> re.Pattern[str]:
@@ -604,38 +584,6 @@ def item_words(target: Target, product: Product, rng: random.Random, phrase: Nou
     if _is_plural(phrase.noun.split()[-1]):  # "toy bricks that have", not "that has"
         clauses = [agreeing(c) for c in clauses]
     return Item(text, clauses, plural or _is_plural(phrase.noun.split()[-1]))
-
-
-def service_clauses(services: list[str], rng: random.Random, *, with_said: bool = False) -> list[str]:
-    """Each service in its own words, or (two or more, most often) all after one "with": "with free delivery and
-    cash on delivery". One "with" per item at most (`with_said`: a detail already began with it): the official
-    set never strings "with X, with Y"."""
-    said_with = [with_said]
-    leads: list[list[str]] = []
-
-    def said(service: str, table: dict[str, tuple[str, ...]]) -> str:
-        forms = table[service]
-        if "COD" in services and service != "COD":  # not "free delivery and cash on delivery"
-            forms = tuple(f for f in forms if "delivery" not in f) or forms
-        if said_with[0]:
-            forms = without_with(forms)
-        forms = tuple(f for f in forms if f.split(" ")[:2] not in leads) or forms  # not "that comes with" twice
-        form = rng.choice(forms)
-        said_with[0] = said_with[0] or form.startswith("with ")
-        leads.append(form.split(" ")[:2])
-        return form
-
-    if len(services) < 2 or rng.random() < 0.4:
-        return [said(s, SERVICE_PHRASES) for s in services]
-    nouns = [said(s, SERVICE_NOUNS) for s in services]
-    lead = rng.choice(("that comes with ", "available with ")) if with_said else "with "
-    return [lead + ", ".join(nouns[:-1]) + (" and " if len(nouns) == 2 else rng.choice((" and ", ", and ")))
-            + nouns[-1]]
-
-
-def without_with(forms: tuple[str, ...]) -> tuple[str, ...]:
-    """The forms that do not begin with "with" (all of them if none)."""
-    return tuple(f for f in forms if not f.startswith("with ")) or forms
 
 
 def item_text(target: Target, product: Product, rng: random.Random) -> str:
