@@ -40,9 +40,11 @@ INLINE_RATE = 0.5
 official voucher instructions do; the rest in any of the six shapes."""
 ONE_SENTENCE_RATE = 0.9
 """One item: said in one sentence, else the product and then its details in a second sentence."""
+NO_STOP_RATE = 0.04
+"""One item said without a closing full stop now and then (9 of the official set's 250 product requests)."""
 
 
-SHAPES, SHAPE_WEIGHTS = (0, 1, 2, 3, 5), (1, 6, 1, 3, 2)
+SHAPES, SHAPE_WEIGHTS = (0, 1, 2, 3, 5), (1, 4, 1, 2, 1)
 """Shapes of several items, weighted as the official set uses them: "First, ... Second, ... Lastly, ..." by far
 the commonest, then run-on sentences, one sentence, and now and then a numbered list; never a list joined with
 semicolons after a colon."""
@@ -80,7 +82,7 @@ def one_item(item: Item, rng: random.Random) -> str:
         lead = rng.choice(leads)
         clauses = [agreeing(c) for c in item.clauses] if lead.endswith(("options", "ones")) else item.clauses
         return f"{opener} {item.phrase}. {lead} {join_clauses(clauses, rng)}."
-    return f"{opener} {item.text(rng)}."
+    return f"{opener} {item.text(rng)}" + ("" if rng.random() < NO_STOP_RATE else ".")
 
 
 def several_items(items: list[Item], opener: str, rng: random.Random, closing: str = "", verb: str = "") -> str:
@@ -133,10 +135,20 @@ def compose(intent: Intent, items: list[Item], products: list[Product], rng: ran
     if intent == "shop":
         opener = weighted(SHOP_OPENERS, rng).format(n=NUMBER_WORDS.get(len(items), ""))
         closing = rng.choice(SHOP_CLOSINGS) if rng.random() < 0.25 else ""
-        return lead + several_items(items, opener, rng, closing)
+        return one_currency(lead + several_items(items, opener, rng, closing))
     request = one_item(items[0], rng) if len(items) == 1 else several_items(
         items, rng.choice(VOUCHER_OPENERS), rng, verb=weighted(OPENERS, rng))
-    return lead + request + (f"\n\n{voucher_text}" if voucher_text else "")
+    return one_currency(lead + request) + (f"\n\n{voucher_text}" if voucher_text else "")
+
+
+def one_currency(text: str) -> str:
+    """One currency word per request, the first one said ("PHP" or "pesos"): the official product and voucher
+    requests never mix them (issue 30, round 4)."""
+    first = re.search(r"\b(PHP|pesos)\b", text)
+    if first is None:
+        return text
+    other = "pesos" if first.group(1) == "PHP" else "PHP"
+    return re.sub(rf"\b{other}\b", first.group(1), text)
 
 
 # --- reading the shapes back ---------------------------------------------------------------------------------------

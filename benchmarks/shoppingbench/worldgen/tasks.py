@@ -315,17 +315,22 @@ def _by_shop(products: Iterable[Product], minimum: int) -> dict[str, list[Produc
 
 # --- voucher intent ----------------------------------------------------------------------------------------------
 
+VOUCHER_SIZES = (22, 70, 80, 78)
+"""How many items a voucher task asks, weighted as the official set's 250 (22 ask one, 70 two, 80 three, 78 four):
+single flat requests read as generated (issue 30, round 4)."""
+
+
 def voucher_tasks(products: list[Product], count: int, rng: random.Random, tools: Tools,
                   hot: set[str] | None = None) -> list[tuple[str, list, Voucher]]:
     """Coupon & budget tasks: 1–4 targets, no price constraints, a platform or shop voucher and a budget; at least
     one target in `hot` (the contested products; None: any)."""
     shops = _by_shop(products, minimum=1)
     tasks: list[tuple[str, list, Voucher]] = []
-    for _ in range(count * ATTEMPTS_PER_TASK):
+    for _ in range(count * ATTEMPTS_PER_TASK * 2):  # baskets of three or four fail the read-back more often
         if len(tasks) == count:
             break
         voucher_type: Literal["platform", "shop"] = rng.choice(("platform", "shop"))
-        size = rng.randint(1, 4)
+        size = _next_size(tasks, count, rng)
         if voucher_type == "shop":
             items = shops[rng.choice(sorted(shops))]
             if len(items) < size:
@@ -349,6 +354,14 @@ def voucher_tasks(products: list[Product], count: int, rng: random.Random, tools
     return tasks
 
 
+def _next_size(tasks: list[tuple[str, list, Voucher]], count: int, rng: random.Random) -> int:
+    """An item count still short of its share of `count` (VOUCHER_SIZES), so that larger baskets, which fail the
+    budget or the read-back more often, still reach their share."""
+    made = [sum(len(t[1]) == size for t in tasks) for size in (1, 2, 3, 4)]
+    short = [max(0.0, count * w / sum(VOUCHER_SIZES) - m) for w, m in zip(VOUCHER_SIZES, made, strict=True)]
+    return rng.choices((1, 2, 3, 4), weights=[s + 0.5 for s in short])[0]  # never stuck on one that fails
+
+
 def draw_voucher(prices: list[float], shop_ids: list[str], voucher_type: Literal["platform", "shop"],
                  rng: random.Random) -> Voucher:
     """A voucher by the official rules; price after voucher and budget come from voucher.quote."""
@@ -360,7 +373,7 @@ def draw_voucher(prices: list[float], shop_ids: list[str], voucher_type: Literal
                           budget=0)
     else:
         discount = round(rng.uniform(0.1, 0.5), 2)
-        cap = round(rng.uniform(threshold * discount, threshold))
+        cap = min(round(threshold * discount * rng.uniform(1.0, 3.0)), round(0.95 * threshold))  # not 20% up to all
         voucher = Voucher(voucher_type=voucher_type, threshold=threshold, discount_type="percentage",
                           discount=discount, cap=cap, budget=0)
     after = quote(prices, shop_ids, voucher).total_after_voucher

@@ -60,13 +60,13 @@ KEY_TEMPLATES: dict[str, tuple[str, ...]] = {
     "origin": ("made in {v}", "sourced from {v}"),
     "roast_level": ("in a {v}", "with a {v} profile"),
     "net_weight": ("in the {v} pack", "in a {v} pack", "weighing {v}"),
-    "volume": ("in the {v} bottle size", "in a {v} bottle"),
+    "volume": ("in a {v} bottle",),
     "capacity": ("with a capacity of {v}", "that holds {v}"),
     "tea_bags": ("with {v} in the box", "in a box of {v}"),
     "set_pieces": ("in a pack of {v}", "in a pack of {v}", "with {v} per pack"),
     "pieces": ("with {v} in total", "that has {v}"),
     "colors": ("with {v} included", "that comes in {v}"),
-    "cable_length": ("that is {v} long", "in the {v} length"),
+    "cable_length": ("that is {v} long",),
     "strip_length": ("in a {v} roll", "measuring {v}"),
     "chain_length": ("with a {v} chain",),
     "battery_capacity": ("with a {v} battery", "rated at {v}"),
@@ -79,7 +79,7 @@ KEY_TEMPLATES: dict[str, tuple[str, ...]] = {
     "connectivity": ("with {v} connectivity", "that connects via {v}"),
     "max_power": ("rated at {v} max", "with {v} max output"),
     "output_ports": ("with {v} output ports", "that has {v} output ports"),
-    "voltage": ("that runs on {v}", "in the {v} version"),
+    "voltage": ("that runs on {v}",),
     "wattage": ("with a {v} motor", "rated at {v} power"),
     "speed_settings": ("with {v} speed settings", "that has {v} speeds"),
     "laptop_size": ("that fits a {v} laptop", "for a {v} laptop"),
@@ -236,21 +236,25 @@ OPENERS: dict[str, int] = {"Looking for": 6, "Show me": 4, "I'm looking for": 3,
 "Show me", "I'm looking for")."""
 SECOND_SENTENCE = ("Please show only options", "Please show me options", "Only show ones")
 SECOND_SENTENCE_PLURAL = SECOND_SENTENCE
-SHOP_OPENERS: dict[str, int] = {"Find a shop offering these items": 2, "Find shops offering these items": 2,
-                                "Find a shop offering these {n} items": 2, "Find a shop that sells all of these": 1,
-                                "I'm looking for a shop that sells the following": 2,
+SHOP_OPENERS: dict[str, int] = {"Find a shop offering these items": 1, "Find shops offering these items": 1,
+                                "Find shops offering these products": 1, "Find a shop offering all of these": 1,
+                                "I'm looking for a shop that offers these items": 6,
+                                "I'm looking for a shop that sells these items": 4,
                                 "I'm looking for a shop that offers several items": 1,
                                 "Find shops offering at least these {n} products": 1,
-                                "Looking for a shop that sells these items": 1,
-                                "I'm looking for a shop that offers these items": 1}
+                                "Looking for a shop that offers these items": 2,
+                                "Looking for a shop offering these items": 1}
 """Weighted as the official shop instructions open ("I'm looking for a shop", "Find a shop", "Find shops
 offering", "Looking for a shop"); {n} is the number of items in words."""
-SHOP_CLOSINGS = ("All of them should come from the same shop.", "Can you help me find a store that has all these?",
-                 "Please show me shops that offer all these products.", "Only show shops that sell all of them.")
+SHOP_CLOSINGS = ("Please show me shops that have all these products.",
+                 "Please show shops that have all these products.", "Please show shops selling all these products.",
+                 "Please show me shops offering all these products.",
+                 "Can you help me find a store that sells all of them?", "Can you help me find such a store?",
+                 "All products should be available from the same shop.", "Show only shops that sell all these items.")
 VOUCHER_OPENERS = ("I'm looking for the following", "I'm looking for these items", "Looking for these products",
                    "I need a few things")
 ORDINALS = ("First,", "Second,", "Third,", "Fourth,")
-LAST_ORDINALS = ("Lastly,", "Finally,")
+LAST_ORDINALS = ("Lastly,", "Lastly,", "Lastly,", "Finally,")
 NEXT_ORDINALS = ("Next,", "Then,")
 """Marks of a list said in sentences: "First, ... Next, ... Lastly, ..." (the official set's commonest)."""
 ITEM_VERBS = ("I want", "I need", "I'm looking for", "I'd like", "I'm interested in", "show me")
