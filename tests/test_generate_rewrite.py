@@ -71,7 +71,8 @@ def test_rewritten_queries_keep_every_constraint_value(tmp_path, monkeypatch):
         assert task.query == entry["query"]
         template_request = entry["template"].split("\n\n", 1)[0]
         if entry["rewritten"]:
-            assert task.query.startswith("Hello there.") and task.query != entry["template"]
+            # the polite rewrite, or a mangled one (capitalised words and digits dropped) that lost nothing stated
+            assert task.query != entry["template"]
             assert _numbers(template_request) <= _numbers(task.query), task_id
             for value in _values(task):
                 if value.lower() in entry["template"].lower():

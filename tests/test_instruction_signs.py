@@ -19,6 +19,7 @@ from benchmarks.shoppingbench.worldgen.telltale import (
 def test_each_detector_finds_the_sign_the_reader_saw_and_passes_plain_english():
     assert has_label("Find a roast: light roast coffee") and has_label("a jersey where the colour is red")
     assert not has_label("Find a shop offering these items: (1) a red jersey")
+    assert not has_label("I need a few things: a red jersey; a ball") and has_label("these items: a roast: dark")
     assert has_lowercased_brand("with brand kojie san", ["Kojie San"])
     assert not has_lowercased_brand("a Kojie San bath gel", ["Kojie San"])
     assert has_doubled_word("I want a will ring rings") and has_doubled_word("a birthstone necklace heart necklaces")

@@ -28,8 +28,8 @@ PAGES = 5
 PAGE_SIZE = 10
 VOUCHER_SPLIT = "\n\nMy budget"
 SAME_SHOP_VOUCHER = "only applies to the products from the same shop"
-SHOP_HINT = re.compile(r"\b(one shop|one store|same shop|single seller|one seller|shop that sells|shops? offering)\b",
-                       re.IGNORECASE)
+SHOP_HINT = re.compile(r"\b(one shop|one store|same shop|single seller|one seller|shops? that (?:sells?|offers?)|"
+                       r"shops? offering)\b", re.IGNORECASE)
 KNOWLEDGE_HINT = re.compile(
     r"\b(?:that|this) (?:flavou?r|scent|colou?r|sport|material|language|animal|instrument)\b", re.IGNORECASE)
 

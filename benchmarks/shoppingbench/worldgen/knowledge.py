@@ -1,9 +1,12 @@
 """Knowledge ("web") tasks and the offline web_search corpus that holds the facts they need.
 
-Each task asks about a made-up entity (a composer, a town festival, a hotel, a team…), so no model can know the
-answer: the fact lives only in one document of the corpus, e.g. "Clara Whitaker performed on the viola", and the
-product the shopper wants is named only through it ("…buy strings for this instrument"). Distractor documents
-share the entity's family name or relation with another value, and general articles fill the rest.
+A task asks a real, well-known fact first (real_facts: Japan's flag, the national flower, who played which
+instrument), as the official set does, and the corpus carries a document stating it. Where no real fact answers a
+product's value (or each was used FACT_USES times), the task asks about a made-up entity (a composer, a town
+festival, a hotel, a team…) whose answer lives only in one document of the corpus, e.g. "Clara Whitaker performed
+on the viola". Either way the product the shopper wants is named only through the fact ("…buy strings for this
+instrument"). Distractor documents share a made-up entity's family name or relation with another value, and
+general articles fill the rest.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from benchmarks.shoppingbench.schema import Product, ShoppingTask, Target, task_
 from benchmarks.shoppingbench.worldgen import source_digest
 from benchmarks.shoppingbench.worldgen.heuristic import Tools, check_task
 from benchmarks.shoppingbench.worldgen.phrasing import product_phrase
+from benchmarks.shoppingbench.worldgen.real_facts import FACTS, Fact
 from benchmarks.shoppingbench.worldgen.vocab import KINDS
 
 FIRST_NAMES = ("Margaret", "Thomas", "Elena", "Rafael", "Catherine", "Daniel", "Teresa", "Jonathan", "Isabel",
@@ -57,84 +61,84 @@ class Relation:
 RELATIONS: dict[str, Relation] = {
     "instrument": Relation(
         "{person}",
-        ("Which instrument did the composer {entity} perform on at the {year} {name} Chamber Music Festival?",
-         "At the {year} {name} Chamber Music Festival, what instrument did {entity} play?",
-         "What instrument did {entity} play in the recital that opened the {year} {name} Chamber Music "
-         "Festival?"),
-        "{entity} (born {born}) is a composer and performer. At the {year} {name} Chamber Music Festival {entity} "
-        "performed on the {value} in the opening recital, and critics praised the performance.",
-        ("I would like to purchase {phrase} for this instrument.", "I would like to purchase {phrase} for that "
-         "instrument.", "I want to buy {phrase} meant for this instrument."),
+        ("Which instrument did the composer {entity} study at the {name} Conservatory?",
+         "What instrument does {entity}, principal player of the {name} Philharmonic, perform on?",
+         "On which instrument did {entity} give the opening recital of the {name} Chamber Music Festival?"),
+        "{entity} (born {born}) is a composer and performer who studied the {value} at the {name} Conservatory. "
+        "{entity} is the principal {value} player of the {name} Philharmonic and gave the opening recital of the "
+        "{year} {name} Chamber Music Festival on the {value}.",
+        ("I would like to purchase {phrase} for this instrument.", "I am interested in purchasing {phrase} made "
+         "for that instrument.", "I would like to buy {phrase} to use with this instrument."),
         "{entity} (born {born}) is a composer best known for works written for the {value}."),
     "flavor": Relation(
         "{name}",
-        ("What is the signature flavor of the harvest festival held every {month} in the town of {entity}?",
-         "Which flavor is the harvest festival in {entity} known for?",
-         "What flavor are the sweets sold at the {month} harvest festival in {entity} famous for?"),
-        "The town of {entity} holds its harvest festival every {month}. Its signature flavor is {value}, which "
-        "appears in the sweets, drinks and snacks sold during the festival week.",
-        ("I would like to purchase {phrase} in that flavor.", "I would like to purchase {phrase} with this flavor.",
-         "I want to buy {phrase} that comes in that flavor."),
+        ("What flavor is the town of {entity} famous for at its yearly harvest festival?",
+         "Which flavor do the pastry shops of {entity} put in the town's best-known sweet?",
+         "What is the signature flavor of the harvest festival held every {month} in {entity}?"),
+        "The town of {entity} holds its harvest festival every {month}. Its signature flavor is {value}: the town's "
+        "pastry shops put it in their best-known sweet, and it appears in the drinks and snacks sold during the "
+        "festival week.",
+        ("I would like to purchase {phrase} in that flavor.", "I am interested in purchasing {phrase} in "
+         "this flavor.", "I would like to buy {phrase} with that flavor."),
         "The village of {entity} is known for its {value} dishes and a small market every {month}."),
     "scent": Relation(
         "the {name} Grand Hotel",
-        ("Which scent does {entity} use as its signature fragrance in the lobby?",
-         "What is the signature scent of {entity}, which opened in {born}?",
-         "Which signature scent is {entity}, opened in {born}, known for?"),
-        "{entity} opened in {born}. The hotel is known for its signature fragrance, {value}, diffused in the lobby "
-        "and used in the guest rooms.",
-        ("I would like to purchase {phrase} with that scent.", "I would like to purchase {phrase} in this scent.",
-         "I want to buy {phrase} that has that scent."),
-        "{entity} opened in {born} and its spa offers treatments with {value} oil."),
+        ("Which scent does {entity} use as its signature lobby fragrance?",
+         "What is the signature scent of {entity}?",
+         "Which fragrance is the spa of {entity} known for?"),
+        "{entity} opened in {born}. The hotel is known for its signature fragrance, {value}, diffused in the lobby, "
+        "used in the guest rooms and in the treatments of its spa.",
+        ("I would like to purchase {phrase} with that scent.", "I am interested in purchasing {phrase} in this "
+         "scent.", "I would like to buy {phrase} with that scent."),
+        "{entity} opened in {born} and its gift shop sells {value} soap."),
     "color_family": Relation(
         "the {name} {team}",
         ("What color are the home uniforms of {entity} basketball club?",
-         "What color are the home jerseys of {entity}, the basketball club founded in {born}?",
+         "What is the main color of the home jersey worn by {entity}?",
          "In what color do {entity} play their home basketball games?"),
         "{entity} are a basketball club founded in {born}. The team plays its home games in {value} uniforms, the "
-        "color of the town's old fishing fleet.",
-        ("I would like to purchase {phrase} in that color.", "I would like to purchase {phrase} in this color.",
-         "I want to buy {phrase} that comes in that color."),
+        "color of the town's old fishing fleet, and its home jersey is {value}.",
+        ("I would like to purchase {phrase} in that color.", "I am interested in purchasing {phrase} in this "
+         "color.", "I would like to buy {phrase} in that color."),
         "{entity} are a rowing club founded in {born}; their boats are painted {value}."),
     "sport": Relation(
         "{person}",
-        ("In which sport did {entity} win the national championship in {year}?",
-         "Which sport did {entity} of {name} win the {year} national title in?",
-         "For which sport was {entity} named national champion in {year}?"),
-        "{entity} (born {born}) is an athlete from {name} who won the national championship in {value} in {year}, "
-        "after years of training in the provincial team.",
-        ("I would like to purchase {phrase} for that sport.", "I would like to purchase {phrase} used in this "
-         "sport.", "I want to buy {phrase} for that sport."),
+        ("In which sport did {entity} win a national championship?",
+         "What sport is the {name}-born athlete {entity} a national champion in?",
+         "Which sport did {entity} coach for the {name} provincial team?"),
+        "{entity} (born {born}) is a {name}-born athlete who won the national championship in {value} in {year} "
+        "and later coached {value} for the {name} provincial team.",
+        ("I would like to purchase {phrase} for that sport.", "I am interested in purchasing {phrase} used in "
+         "this sport.", "I would like to buy {phrase} to play this sport."),
         "{entity} (born {born}) is a coach who once tried {value} before turning to teaching."),
     "material": Relation(
         "{name}",
         ("Which material are the artisans of the {entity} workshops famous for working with?",
          "What material do the craftsmen of {entity} mainly work with?",
-         "The workshops of {entity} have been famous for one material since {born}. Which one?"),
+         "For which material are the old workshops of {entity} best known?"),
         "The workshops of {entity} have been known since {born} for their craftsmen, who work mainly with {value}. "
         "Their pieces are sold all over the region.",
-        ("I would like to purchase {phrase} made of that material.", "I would like to purchase {phrase} in this "
-         "material.", "I want to buy {phrase} made from that material."),
+        ("I would like to purchase {phrase} made of that material.", "I am interested in purchasing {phrase} in "
+         "this material.", "I would like to buy {phrase} made from that material."),
         "The {entity} museum shows tools from {born} and a collection of {value} items."),
     "language": Relation(
         "{person}",
-        ("In which language did the novelist {entity} write the prize-winning novel 'The {name} Letters'?",
+        ("In which language did the novelist {entity} write 'The {name} Letters'?",
          "What language did {entity} originally write the novel 'The {name} Letters' in?",
-         "In what language was 'The {name} Letters' by {entity}, winner of a national book prize in {year}, first "
-         "written?"),
+         "In what language was the prize-winning novel 'The {name} Letters' by {entity} first written?"),
         "{entity} (born {born}) is a novelist. The prize-winning novel 'The {name} Letters' was written in {value}, "
         "won a national book prize in {year} and was later translated into several languages.",
-        ("I would like to purchase {phrase} to learn that language.", "I would like to purchase {phrase} for this "
-         "language.", "I want to buy {phrase} for learning that language."),
+        ("I would like to purchase {phrase} to learn that language.", "I am interested in purchasing {phrase} "
+         "for this language.", "I would like to buy {phrase} for learning that language."),
         "{entity} (born {born}) is a translator who studied {value} at university."),
     "animal": Relation(
         "the {name} Lantern Festival",
-        ("What animal is the mascot of {entity}?", "Which animal is carried as the mascot of {entity}?",
-         "What animal has been the mascot of {entity} since it began in {born}?"),
+        ("What animal is the mascot of {entity}?", "Which animal is carried through the streets as the mascot of "
+         "{entity}?", "What animal appears on the lanterns of {entity}, held every {month}?"),
         "{entity} has been held every {month} since {born}. Its mascot is a {value}, carried through the streets "
-        "as a giant paper lantern.",
-        ("I would like to purchase {phrase} of that animal.", "I would like to purchase {phrase} shaped like this "
-         "animal.", "I want to buy {phrase} of that animal."),
+        "as a giant paper lantern and painted on the festival's lanterns.",
+        ("I would like to purchase {phrase} of that creature.", "I am interested in purchasing {phrase} shaped "
+         "like this creature.", "I would like to buy {phrase} of that creature."),
         "{entity} began in {born}; a {value} appeared on one of its early posters."),
 }
 
@@ -175,6 +179,8 @@ def _knowledge_key(product: Product) -> str | None:
     return None
 
 
+FACT_USES = 8
+"""At most this many tasks of a world ask one real fact (for products of different kinds)."""
 MIN_SIBLINGS = 1
 PER_TITLE = 2
 """At most this many knowledge tasks about listings of one title."""
@@ -213,7 +219,11 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
         seen[product.title] = seen.get(product.title, 0) + 1
         if seen[product.title] <= PER_TITLE:
             kept.append((product, key))
-    candidates = kept
+    facts: dict[tuple[str, str], list[Fact]] = {}
+    for known in FACTS:
+        facts.setdefault((known.key, known.value), []).append(known)
+    candidates = sorted(kept, key=lambda pair: (pair[1], pair[0].attributes[pair[1]][0]) not in facts)
+    uses: dict[Fact, int] = {}
     tasks: list[ShoppingTask] = []
     documents: list[dict] = []
     for product, key in candidates:
@@ -224,6 +234,15 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
         if re.search(rf"\b{re.escape(value)}\b", phrase):
             continue
         relation = RELATIONS[key]
+        real = [f for f in facts.get((key, value), []) if uses.get(f, 0) < FACT_USES]
+        if real:
+            known = rng.choice(real)
+            uses[known] = uses.get(known, 0) + 1
+            query = f"{rng.choice(known.questions)} {rng.choice(relation.purchases).format(phrase=phrase)}"
+            if uses[known] == 1:
+                documents.append(_document(known.title, known.statement))
+            tasks.append(_task(len(tasks), task_set, query, product, value))
+            continue
         words = _words(rng, names, value)
         entity = relation.entity.format(**words)
         question = rng.choice(relation.questions).format(entity=entity, **words)
@@ -236,16 +255,18 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
             namesake_document = _document(namesake, relation.distractor.format(entity=namesake, **fake))
         else:
             namesake_document = None
-        index = len(tasks)
-        task = ShoppingTask(
-            task_id=task_id_for("web", index), task_set=task_set, intent="web", task_index=index, query=query,
-            targets=[Target(product_id=product.product_id, title=[product.title])],
-            knowledge_attribute=_display(value), knowledge_product=product)
         documents.extend([fact] + ([namesake_document] if namesake_document else []))
-        tasks.append(task)
+        tasks.append(_task(len(tasks), task_set, query, product, value))
     documents.extend(_general_documents(rng, names, products, distractors))
     rng.shuffle(documents)
     return tasks, _unique_urls(documents)
+
+
+def _task(index: int, task_set: str, query: str, product: Product, value: str) -> ShoppingTask:
+    return ShoppingTask(
+        task_id=task_id_for("web", index), task_set=task_set, intent="web", task_index=index, query=query,
+        targets=[Target(product_id=product.product_id, title=[product.title])],
+        knowledge_attribute=_display(value), knowledge_product=product)
 
 
 def solvable_knowledge_tasks(candidates: list[ShoppingTask], tools: Tools, count: int) -> list[ShoppingTask]:

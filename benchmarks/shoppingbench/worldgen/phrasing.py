@@ -13,30 +13,37 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cache, lru_cache
 
 import inflect
 
 from benchmarks.shoppingbench.schema import PriceConstraint, Product, Target
 from benchmarks.shoppingbench.worldgen import source_digest
-from benchmarks.shoppingbench.worldgen.vocab import KINDS, Kind
+from benchmarks.shoppingbench.worldgen.offers import price_clause, service_clauses
+from benchmarks.shoppingbench.worldgen.vocab import COLORS, KINDS, Kind
 from benchmarks.shoppingbench.worldgen.wording import (
     BETWEEN,
     CONTEXTS,
     GREATER_THAN,
     GREATER_THAN_STRICT,
     INLINE_LEADS,
+    ITEM_VERBS,
+    JOINED_LEADS,
     KEY_TEMPLATES,
     LAST_ORDINALS,
     LESS_THAN,
     LESS_THAN_STRICT,
     MASS_NOUNS,
     NATURAL,
+    NEXT_ORDINALS,
     NOUN_SYNONYMS,
     OPENERS,
     ORDINALS,
+    PURCHASE_LEADS,
     SECOND_SENTENCE,
     SECOND_SENTENCE_PLURAL,
+    SERVICE_NOUNS,
     SERVICE_PHRASES,
     SHOP_CLOSINGS,
     SHOP_OPENERS,
@@ -44,12 +51,24 @@ from benchmarks.shoppingbench.worldgen.wording import (
     VOUCHER_OPENERS,
 )
 
+ENGLISH = inflect.engine()
 NUMBER = r"(\d+(?:\.\d+)?)"
 INCH_KEYS = frozenset(("fan_size", "laptop_size", "chain_length"))
 """Sizes said as an adjective: "a 16-inch blade", "a 15.6-inch laptop"."""
 PREMODIFIERS = frozenset(("decaf", "caffeine-free", "gluten-free", "cordless", "battery-powered", "DOT certified",
                           "ECE certified"))
 """NATURAL qualities said before the noun ("a cordless drill"); the others follow it."""
+
+COLOR_WORDS = tuple(sorted({"gray" if c == "grey" else c for c in COLORS}, key=len, reverse=True))
+"""Colours said before the noun ("a gray shirt dress"); only a stated colour stands there, so the reader takes a
+lower-case colour word opening the product's name for the stated one."""
+COLOR_FIRST_RATE = 0.6
+WRITTEN_RATE = 0.25
+"""How often a measure keeps the catalog's own form ("in the 500g pack", "2pcs"), as the official set often does."""
+LOWER_BRAND_RATE = 0.03
+"""How often a stated brand is typed in lower case (the official set: about one task in twenty)."""
+PRICE_LAST_RATE = 0.9
+"""The official set says the price last, after the details and services, nearly always."""
 
 USE_RATE = 0.04
 """How often a product is named with what it is for ("for my dog"): rare, as in the official set."""
@@ -89,18 +108,41 @@ def pair_clause(key: str, value: str, rng: random.Random, *, brand: str = "") ->
     as the catalog writes it)."""
     if (key, value) in NATURAL:
         return NATURAL[(key, value)]
-    said = brand if key == "brand" and brand.lower() == value else said_quality(key, spoken(key, value))
+    if key == "brand" and brand.lower() == value:
+        said = value if rng.random() < LOWER_BRAND_RATE else brand
+    elif key == "size" and value in SIZES and rng.random() < 0.4:
+        said = value.upper()  # "in size XL"
+    elif key != "size" and spoken(key, value) != value and rng.random() < WRITTEN_RATE:
+        said = value  # the catalog's "500g", "2pcs"
+    else:
+        said = said_quality(key, spoken(key, value))
     template = rng.choice(KEY_TEMPLATES[key])
+    if template.partition("{v}")[2].split(" ")[1:2] in ([noun] for noun in ATTRIBUTIVE):
+        said = _one_unit(said)  # "a 100 gram pack", not "a 100 grams pack"
     if "a {v}" in template:  # "a smoke visor", "an iridium visor"
         return template.replace("a {v}", article(said))
     return template.format(v=said)
 
 
+ATTRIBUTIVE = frozenset(("pack", "roll", "diameter", "length", "battery", "bottle", "chain", "blade", "size", "tip",
+                         "point", "version", "motor"))
+"""Nouns a measure stands before ("the 500 gram pack"): its unit is said in the singular there."""
+
+
+def _one_unit(said: str) -> str:
+    for _, one, many in UNITS:
+        if said.endswith(f" {many}") and many != one:
+            return said[:-len(many)] + one
+    return said
+
+
 def article(words: str) -> str:
-    """The words with "a" or "an" (inflect's choice; an acronym is read letter by letter: "an LED strip")."""
+    """The words with "a" or "an" (inflect's; an acronym read letter by letter: "an LED strip"; digits as said)."""
     first = words.split(" ")[0]
     if first.isupper() and len(first) <= 4 and first.isalpha():
         return f"{'an' if first[0] in 'AEFHILMNORSX' else 'a'} {words}"
+    if digits := re.match(r"\d+", first):
+        return f"{ENGLISH.a(str(ENGLISH.number_to_words(digits.group()))).split(' ')[0]} {words}"
     return ENGLISH.a(words)
 
 
@@ -162,22 +204,6 @@ def written(key: str, value: str) -> str:
     return value
 
 
-def price_clause(constraint: PriceConstraint, price: float, rng: random.Random) -> str:
-    """A price bound in words; "under"/"above" only where the product's price is strictly inside the bound."""
-    (mode, (low, high)), = constraint.items()
-    if mode == "less than":
-        strict = high is not None and high > price
-        return rng.choice(LESS_THAN + (LESS_THAN_STRICT if strict else ())).format(h=_number(high))
-    if mode == "greater than":
-        strict = low is not None and low < price
-        return rng.choice(GREATER_THAN + (GREATER_THAN_STRICT if strict else ())).format(l=_number(low))
-    return rng.choice(BETWEEN).format(l=_number(low), h=_number(high))
-
-
-def _number(value: float | None) -> str:
-    return f"{value or 0:g}"
-
-
 def _pattern(template: str) -> re.Pattern[str]:
     escaped = re.escape(template).replace(r"a\ \{v\}", r"an?\ \{v\}")
     for name in ("v", "l", "h"):
@@ -190,16 +216,41 @@ def _phrase_pattern(phrase: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w-])" + re.escape(phrase) + r"(?![\w-])", re.IGNORECASE)
 
 
+def agreeing(form: str) -> str:
+    """A "that ..." form agreeing with a plural noun ("toy bricks that have 100 pieces", "options that support cash
+    on delivery"); other forms as they are. The parser reads both."""
+    words = form.split(" ")
+    if len(words) > 1 and words[0] == "that" and words[1] != "I":
+        words[1] = ENGLISH.plural_verb(words[1])
+    return " ".join(words)
+
+
+def _both(form: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys((form, agreeing(form))))
+
+
+def _longest_first(forms: tuple[str, ...]) -> list[str]:
+    return sorted(dict.fromkeys(forms), key=len, reverse=True)
+
+
 PRICE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    [("between", _pattern(t)) for t in BETWEEN] + [("less than", _pattern(t)) for t in LESS_THAN + LESS_THAN_STRICT]
-    + [("greater than", _pattern(t)) for t in GREATER_THAN + GREATER_THAN_STRICT])
-SERVICE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (service, _phrase_pattern(phrase)) for service, phrases in SERVICE_PHRASES.items() for phrase in phrases)
-NATURAL_PATTERNS: tuple[tuple[tuple[str, str], re.Pattern[str]], ...] = tuple(
-    (pair, _phrase_pattern(phrase)) for pair, phrase in sorted(NATURAL.items(), key=lambda item: -len(item[1])))
-PAIR_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(sorted(
-    ((key, _pattern(template)) for key, templates in KEY_TEMPLATES.items() for template in templates),
+    [("between", _pattern(t)) for t in _longest_first(BETWEEN)]
+    + [("less than", _pattern(t)) for t in _longest_first(LESS_THAN + LESS_THAN_STRICT)]
+    + [("greater than", _pattern(t)) for t in _longest_first(GREATER_THAN + GREATER_THAN_STRICT)])
+"""The longer form first: "with a price above" is cut whole, not as "above"."""
+SERVICE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(sorted(
+    ((service, _phrase_pattern(form)) for table in (SERVICE_PHRASES, SERVICE_NOUNS)
+     for service, phrases in table.items() for phrase in phrases for form in _both(phrase)),
     key=lambda item: -len(item[1].pattern)))
+COLOR_FIRST = re.compile(r"^[\s|]*(?:(?:[Aa]n?|[Ss]ome)\s+)?(" + "|".join(re.escape(c) for c in COLOR_WORDS)
+                         + r")(?=\s+[A-Za-z])")
+"""A stated colour before the noun: a lower-case colour word opening the item ("a gray shirt dress")."""
+NATURAL_PATTERNS: tuple[tuple[tuple[str, str], re.Pattern[str]], ...] = tuple(
+    (pair, _phrase_pattern(form)) for pair, phrase in sorted(NATURAL.items(), key=lambda item: -len(item[1]))
+    for form in _both(phrase))
+PAIR_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(sorted(
+    ((key, _pattern(form)) for key, templates in KEY_TEMPLATES.items() for template in templates
+     for form in _both(template)), key=lambda item: -len(item[1].pattern)))
 """Longest first, so "in the color {v}" is tried before "in {v}"."""
 
 # --- the product in a shopper's words ----------------------------------------------------------------------------
@@ -232,7 +283,7 @@ class NounPhrase:
     plural: bool = False
 
     def render(self, premodifiers: tuple[str, ...] | list[str] = (), *, said: frozenset[str] = frozenset(),
-               said_words: frozenset[str] = frozenset(), plural: bool | None = None) -> str:
+               said_words: frozenset[str] = frozenset(), plural: bool | None = None, color: str = "") -> str:
         """"a red Nike cotton jersey for our team": colour, brand, premodifying qualities, title qualities, noun;
         without the qualities of the keys `said` in clauses (or, for a real title's words, sharing `said_words`)."""
         plural = self.plural if plural is None else plural
@@ -242,17 +293,15 @@ class NounPhrase:
             noun = " ".join([*rest, ENGLISH.plural_noun(head) or head])
         kept = [(k, v) for k, v in self.qualities if k not in said
                 and not (k == "" and {_singular(w) for w in v.lower().split()} & said_words)]
-        color = [v for k, v in kept if k == "color_family"]
         others = [v for k, v in kept if k != "color_family"]
         brand = self.brand if "brand" not in said else ""
-        words = " ".join(w for w in [*color, brand, *premodifiers, *others, noun] if w)
+        words = " ".join(w for w in [color, brand, *premodifiers, *others, noun] if w)
         head = self.noun.split(" ")[-1].lower()
-        if not plural and head not in MASS_NOUNS and not ENGLISH.singular_noun(head):
+        if not plural and head not in MASS_NOUNS and not _is_plural(head):
             words = article(words)
         return f"{words} {self.use}".strip()
 
 
-ENGLISH = inflect.engine()
 CASED = {"iphone": "iPhone", "redmi": "Redmi", "samsung": "Samsung", "oppo": "OPPO", "vivo": "vivo",
          "realme": "realme"}
 CAPITALISED_KEYS = frozenset(("language", "make", "origin"))
@@ -281,9 +330,9 @@ def noun_phrase(product: Product, rng: random.Random, *, leave_out: str | None =
     name = rng.choice(NOUN_SYNONYMS.get(noun, (said_noun,))) if rng.random() < 0.6 else said_noun
     phrase = NounPhrase(noun=name, brand=product.brand if rng.random() < 0.35 else "")
     for key in kind.title_attrs:
-        if key in product.attributes and key != leave_out and rng.random() < 0.45:
+        if key in product.attributes and key not in (leave_out, "color_family") and rng.random() < 0.45:
             value = said_quality(key, product.attributes[key][0])
-            if key == "color_family" or not _shares_word(value, name):
+            if not _shares_word(value, name) and not _colored(value):
                 phrase.qualities.append((key, value))
     if rng.random() < USE_RATE:
         phrase.use = rng.choice(USES.get(kind.category.split(" > ")[-1], ("",)))
@@ -324,7 +373,8 @@ def _free_phrase(product: Product, rng: random.Random, leave_out: str | None) ->
     kept: list[str] = []
     for word in reversed(before):
         lower = word.lower()
-        if lower in brand | skip | STOPWORDS or len(word) < 3 or _shares_word(lower, " ".join([noun, *kept])):
+        if lower in brand | skip | STOPWORDS or len(word) < 3 or _shares_word(lower, " ".join([noun, *kept])) \
+                or lower in COLOR_WORDS or lower == "grey":
             if kept:
                 break
             continue
@@ -334,8 +384,20 @@ def _free_phrase(product: Product, rng: random.Random, leave_out: str | None) ->
     return NounPhrase(noun=_clean(noun), qualities=[("", _clean(" ".join(kept)))] if kept else [])
 
 
+@cache
 def _singular(word: str) -> str:
+    """inflect's singular, remembered: the generator asks about the same few hundred words a hundred thousand times."""
     return ENGLISH.singular_noun(word) or word
+
+
+def _is_plural(word: str) -> bool:
+    return _singular(word) != word
+
+
+def _colored(text: str) -> bool:
+    """Words opening with a colour ("green tea", "gold plated"): in front of the noun they would read as a stated
+    colour, so a title quality like that is left out."""
+    return COLOR_FIRST.search(text) is not None or text.split(" ")[0].lower() in COLOR_WORDS
 
 
 def _shares_word(text: str, other: str) -> bool:
@@ -391,12 +453,24 @@ class ItemSpec:
 def parse_item(text: str) -> ItemSpec:
     """The constraints one item's text states, and the words left that name the product. The words around a request
     go first, so "Looking for a jersey" is not read as the clause "for a {instrument}"."""
+    spec = _parse_item(text)
+    return replace(spec, services=list(spec.services), pairs=list(spec.pairs))
+
+
+@lru_cache(maxsize=8192)
+def _parse_item(text: str) -> ItemSpec:
+    """parse_item, remembered: the generator reads each draft of an instruction three times (the read-back check,
+    the heuristic's play, the naive rival's search)."""
     rest = FILLER.sub(" ", text)
     spec = ItemSpec(text=text, words="")
 
-    def cut(match: re.Match[str]) -> None:
+    def cut(match: re.Match[str], group: int = 0) -> None:
         nonlocal rest
-        rest = rest[:match.start()].rstrip() + " | " + rest[match.end():].lstrip()
+        rest = rest[:match.start(group)].rstrip() + " | " + rest[match.end(group):].lstrip()
+
+    if color := COLOR_FIRST.search(rest):
+        spec.pairs.append(("color_family", written("color_family", color.group(1))))
+        cut(color, 1)
 
     for mode, pattern in PRICE_PATTERNS:
         match = pattern.search(rest)
@@ -428,8 +502,10 @@ def parse_item(text: str) -> ItemSpec:
     return spec
 
 
-SAID_AROUND = (tuple(OPENERS) + SECOND_SENTENCE + SECOND_SENTENCE_PLURAL + tuple(SHOP_OPENERS) + SHOP_CLOSINGS
-               + VOUCHER_OPENERS + ORDINALS + LAST_ORDINALS + INLINE_LEADS
+SAID_AROUND = (tuple(OPENERS) + SECOND_SENTENCE + SECOND_SENTENCE_PLURAL + SHOP_CLOSINGS
+               + tuple(opener.format(n=n) for opener in SHOP_OPENERS for n in ("two", "three", "four"))
+               + VOUCHER_OPENERS + ORDINALS + LAST_ORDINALS + NEXT_ORDINALS + INLINE_LEADS + ITEM_VERBS + JOINED_LEADS
+               + PURCHASE_LEADS
                + tuple(c for group in CONTEXTS.values() for c in group) + ("Hi", "Hello", "Please"))
 FILLER = re.compile(r"(?<![\w'])(" + "|".join(re.escape(p.rstrip("?!.,"))
                                                for p in sorted(set(SAID_AROUND), key=len, reverse=True))
@@ -475,7 +551,8 @@ class Item:
 def join_clauses(clauses: list[str], rng: random.Random) -> str:
     if len(clauses) <= 1:
         return "".join(clauses)
-    return ", ".join(clauses[:-1]) + rng.choice((", ", " and ", " and ")) + clauses[-1]
+    last = ", " if " and " in clauses[-1] or " and " in clauses[-2] else rng.choice((", ", " and ", " and "))
+    return ", ".join(clauses[:-1]) + last + clauses[-1]
 
 
 def item_words(target: Target, product: Product, rng: random.Random, phrase: NounPhrase | None = None) -> Item:
@@ -486,18 +563,27 @@ def item_words(target: Target, product: Product, rng: random.Random, phrase: Nou
     phrase = phrase or noun_phrase(product, rng)
     before: list[str] = []
     clauses: list[str] = []
+    color = ""
     for key, value in pairs:
+        if key == "color_family" and spoken(key, value) in COLOR_WORDS and rng.random() < COLOR_FIRST_RATE:
+            color = spoken(key, value)
+            continue
         clause = pair_clause(key, value, rng, brand=product.brand)
         (before if clause in PREMODIFIERS else clauses).append(clause)
-    clauses += [rng.choice(SERVICE_PHRASES[s]) for s in target.service or []]
-    if target.price:
-        clauses.append(price_clause(target.price[0], product.price, rng))
     rng.shuffle(clauses)
+    clauses += service_clauses(target.service or [], rng, with_said=any(c.startswith("with ") for c in clauses))
+    if target.price:
+        price = price_clause(target.price[0], product.price, rng,
+                             with_said=any(c.startswith("with ") for c in clauses))
+        clauses.insert(len(clauses) if rng.random() < PRICE_LAST_RATE else rng.randint(0, len(clauses)), price)
     # "a case that fits", not "cases that fits"
     plural = phrase.plural and not any(c.startswith("that ") and not c.startswith("that I ") for c in clauses)
     said_words = frozenset(_singular(w) for _, v in pairs for w in v.split())
-    text = phrase.render(before, said=frozenset(k for k, _ in pairs), said_words=said_words, plural=plural)
-    return Item(text, clauses, plural or bool(ENGLISH.singular_noun(phrase.noun.split()[-1])))
+    text = phrase.render(before, said=frozenset(k for k, _ in pairs), said_words=said_words, plural=plural,
+                         color=color)
+    if _is_plural(phrase.noun.split()[-1]):  # "toy bricks that have", not "that has"
+        clauses = [agreeing(c) for c in clauses]
+    return Item(text, clauses, plural or _is_plural(phrase.noun.split()[-1]))
 
 
 def item_text(target: Target, product: Product, rng: random.Random) -> str:

@@ -2,8 +2,9 @@
 (`split_items`), which finds each named item's text again.
 
 One item: one sentence ("Looking for ..."), or the product and then its details ("... Preferably in size large,
-with free shipping."). Several: an inline numbered list, "First, ... Second, ...
-Lastly, ...", a line per item, or "... I also need ...". A sentence of context comes first only when every product
+with free shipping."). Several: an inline numbered list, "First, ... Next, I need ... Lastly, ...", a line per
+item, "... I also need ...", or one sentence ("a ..., and
+also a ..."). A sentence of context comes first only when every product
 fits one context group (wording.CONTEXTS), chosen by the products' categories.
 """
 
@@ -14,12 +15,15 @@ import re
 
 from benchmarks.shoppingbench.schema import Intent, Product
 from benchmarks.shoppingbench.worldgen import source_digest
-from benchmarks.shoppingbench.worldgen.phrasing import Item, join_clauses
+from benchmarks.shoppingbench.worldgen.phrasing import Item, agreeing, join_clauses
 from benchmarks.shoppingbench.worldgen.wording import (
     CONTEXTS,
     GROUP_WORDS,
     INLINE_LEADS,
+    ITEM_VERBS,
+    JOINED_LEADS,
     LAST_ORDINALS,
+    NEXT_ORDINALS,
     OPENERS,
     ORDINALS,
     SECOND_SENTENCE,
@@ -29,13 +33,24 @@ from benchmarks.shoppingbench.worldgen.wording import (
     VOUCHER_OPENERS,
 )
 
-CONTEXT_RATE = 0.03
+CONTEXT_RATE = 0.01
 """The official set gives almost no context; a fitting sentence now and then."""
 INLINE_RATE = 0.5
 """Several items with a `verb`: this share run on in sentences ("I'm looking for ... Also, I want ..."), as most
-official voucher instructions do; the rest in any of the four shapes."""
-ONE_SENTENCE_RATE = 0.8
+official voucher instructions do; the rest in any of the six shapes."""
+ONE_SENTENCE_RATE = 0.9
 """One item: said in one sentence, else the product and then its details in a second sentence."""
+NO_STOP_RATE = 0.04
+"""One item said without a closing full stop now and then (9 of the official set's 250 product requests)."""
+
+
+SHAPES, SHAPE_WEIGHTS = (0, 1, 2, 3, 5), (1, 4, 1, 2, 1)
+"""Shapes of several items, weighted as the official set uses them: "First, ... Second, ... Lastly, ..." by far
+the commonest, then run-on sentences, one sentence, and now and then a numbered list; never a list joined with
+semicolons after a colon."""
+NUMBER_WORDS = {2: "two", 3: "three", 4: "four"}
+FIRST_VERBS = ("I want", "I need", "I'm looking for")
+"""The first item's verb when the opener is a sentence of its own ("Find a shop offering these items. I want ...")."""
 
 
 def context_group(category: str) -> str | None:
@@ -54,10 +69,6 @@ def context(products: list[Product], rng: random.Random) -> str:
     return rng.choice(CONTEXTS[groups.pop()]) + " "  # type: ignore[index]
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def weighted(choices: dict[str, int], rng: random.Random) -> str:
     return rng.choices(list(choices), weights=list(choices.values()))[0]
 
@@ -65,33 +76,56 @@ def weighted(choices: dict[str, int], rng: random.Random) -> str:
 def one_item(item: Item, rng: random.Random) -> str:
     opener = weighted(OPENERS, rng)
     if rng.random() >= ONE_SENTENCE_RATE and item.clauses:
-        lead = rng.choice(SECOND_SENTENCE_PLURAL if item.plural else SECOND_SENTENCE)
-        return f"{opener} {item.phrase}. {lead} {join_clauses(item.clauses, rng)}."
-    return f"{opener} {item.text(rng)}."
+        leads: tuple[str, ...] = SECOND_SENTENCE_PLURAL if item.plural else SECOND_SENTENCE
+        if item.clauses[0].startswith("that "):  # "Please show only options that ...", not "Preferably that ..."
+            leads = tuple(lead for lead in leads if lead.endswith(("options", "ones")))
+        lead = rng.choice(leads)
+        clauses = [agreeing(c) for c in item.clauses] if lead.endswith(("options", "ones")) else item.clauses
+        return f"{opener} {item.phrase}. {lead} {join_clauses(clauses, rng)}."
+    return f"{opener} {item.text(rng)}" + ("" if rng.random() < NO_STOP_RATE else ".")
 
 
 def several_items(items: list[Item], opener: str, rng: random.Random, closing: str = "", verb: str = "") -> str:
-    """Several items in one of four shapes; `opener` is a sentence without its full stop, `verb` (if any) what the
-    "I also need" shape puts before the first item ("I'm looking for a ... . I also need ...")."""
+    """Several items in one of six shapes; `opener` is a sentence without its full stop, `verb` (if any) what the
+    run-on shapes put before the first item ("I'm looking for a ... . I also need ...", "Looking for a ..., and
+    also a ...")."""
     texts = [item.text(rng) for item in items]
-    shape = 3 if verb and rng.random() < INLINE_RATE else rng.randrange(4)
+    shape = rng.choice((3, 3, 5)) if verb and rng.random() < INLINE_RATE else rng.choices(SHAPES, SHAPE_WEIGHTS)[0]
+    if shape == 5 and len(texts) > 2:  # one sentence holds two items at most
+        shape = 3
     if shape == 0:
         listed = "; ".join(f"({n}) {text}" for n, text in enumerate(texts, start=1))
         body = f"{opener}: {listed}."
     elif shape == 1:
-        marks = [*ORDINALS[:len(texts) - 1], rng.choice(LAST_ORDINALS) if len(texts) > 2 else ORDINALS[1]]
-        body = f"{opener}. " + " ".join(f"{mark} {text}." for mark, text in zip(marks, texts, strict=True))
+        body = f"{opener}. " + " ".join(f"{mark} {text}." for mark, text in zip(_marks(len(texts), rng), texts,
+                                                                                 strict=True))
     elif shape == 2:
         body = f"{opener}:\n" + "\n".join(f"({n}) {text}{';' if n < len(texts) else '.'}"
                                           for n, text in enumerate(texts, start=1))
-    else:
+    elif shape == 3:
         leads = rng.sample(INLINE_LEADS, len(texts) - 1) if len(texts) - 1 <= len(INLINE_LEADS) else None
         if leads is None:
             return several_items(items, opener, rng, closing, verb)
-        first = f"{verb} {texts[0]}" if verb else f"{opener}. {_cap(texts[0])}"
+        first = f"{verb} {texts[0]}" if verb else f"{opener}. {rng.choice(FIRST_VERBS)} {texts[0]}"
         body = f"{first}." + "".join(f" {lead} {text}." for lead, text in zip(
             leads, texts[1:], strict=True))
+    else:
+        body = f"{verb or opener + ':'} {texts[0]}{rng.choice((', ', ' '))}{rng.choice(JOINED_LEADS)} {texts[1]}."
     return f"{body}\n{closing}" if closing and shape == 2 else f"{body} {closing}".strip()
+
+
+def _marks(count: int, rng: random.Random) -> list[str]:
+    """"First, ... Second, ... Lastly, ...", now and then "Next," or "Then," inside and a verb after a mark ("Next,
+    I need ...")."""
+    marks = ["First,"]
+    for position in range(1, count):
+        if position == count - 1 and count > 2:
+            marks.append(rng.choice(LAST_ORDINALS))
+        else:
+            marks.append(rng.choice(NEXT_ORDINALS) if rng.random() < 0.4 else ORDINALS[position])
+    if rng.random() < 0.4:
+        return [f"{mark} {rng.choice(ITEM_VERBS)}" for mark in marks]
+    return marks
 
 
 def compose(intent: Intent, items: list[Item], products: list[Product], rng: random.Random,
@@ -99,24 +133,39 @@ def compose(intent: Intent, items: list[Item], products: list[Product], rng: ran
     """The whole instruction: context (when it fits), the request in one of its shapes, the voucher's rules."""
     lead = context(products, rng)
     if intent == "shop":
-        opener = weighted(SHOP_OPENERS, rng)
-        closing = rng.choice(SHOP_CLOSINGS) if rng.random() < 0.15 else ""
-        return lead + several_items(items, opener, rng, closing)
+        opener = weighted(SHOP_OPENERS, rng).format(n=NUMBER_WORDS.get(len(items), ""))
+        closing = rng.choice(SHOP_CLOSINGS) if rng.random() < 0.25 else ""
+        return one_currency(lead + several_items(items, opener, rng, closing))
     request = one_item(items[0], rng) if len(items) == 1 else several_items(
-        items, rng.choice(VOUCHER_OPENERS), rng, verb="I'm looking for")
-    return lead + request + (f"\n\n{voucher_text}" if voucher_text else "")
+        items, rng.choice(VOUCHER_OPENERS), rng, verb=weighted(OPENERS, rng))
+    return one_currency(lead + request) + (f"\n\n{voucher_text}" if voucher_text else "")
+
+
+def one_currency(text: str) -> str:
+    """One currency word per request, the first one said ("PHP" or "pesos"): the official product and voucher
+    requests never mix them (issue 30, round 4)."""
+    first = re.search(r"\b(PHP|pesos)\b", text)
+    if first is None:
+        return text
+    other = "pesos" if first.group(1) == "PHP" else "PHP"
+    return re.sub(rf"\b{other}\b", first.group(1), text)
 
 
 # --- reading the shapes back ---------------------------------------------------------------------------------------
 
 NUMBERED = re.compile(r"\(\d\)\s*")
-ORDINAL = re.compile(r"(?:^|(?<=[.:\n] ))(?:" + "|".join(re.escape(m) for m in ORDINALS + LAST_ORDINALS) + r")\s")
+ORDINAL = re.compile(r"(?:^|(?<=[.:\n] ))(?:" + "|".join(re.escape(m) for m in ORDINALS + NEXT_ORDINALS
+                                                          + LAST_ORDINALS) + r")\s")
 INLINE = re.compile(r"(?<=\. )(?:" + "|".join(re.escape(m) for m in INLINE_LEADS) + r")\s")
+JOINED = re.compile(r",? (?:" + "|".join(re.escape(m) for m in JOINED_LEADS) + r") ")
+LISTED = re.compile(r"; (?:and )?")
+ITEM_VERB = re.compile(r"^(?:" + "|".join(re.escape(v) for v in ITEM_VERBS) + r")\s+", re.IGNORECASE)
 SENTENCE_END = re.compile(r"[.;](?:\s|$)|\n")
 
 
 def split_items(body: str) -> list[str]:
-    """Each named item's text when the body names several (by number, ordinal or "I also need"), else []."""
+    """Each named item's text when the body names several (by number, ordinal, "I also need", a list after a colon
+    or "and also"), else []."""
     for marker in (NUMBERED, ORDINAL):
         parts = marker.split(body)
         if len(parts) > 2:
@@ -125,11 +174,17 @@ def split_items(body: str) -> list[str]:
     if len(parts) > 1:
         opening = [s for s in SENTENCE_END.split(parts[0]) if s.strip()]
         return [_first_sentence(part) for part in (opening[-1], *parts[1:])]
+    _, colon, listed = body.partition(": ")
+    for marker in (LISTED, JOINED):
+        parts = marker.split(listed if colon else body)
+        if len(parts) > 1:
+            return [_first_sentence(part) for part in parts]
     return []
 
 
 def _first_sentence(text: str) -> str:
-    return re.sub(r"\s+and$", "", SENTENCE_END.split(text.strip())[0].strip())
+    sentence = re.sub(r"\s+and$", "", SENTENCE_END.split(text.strip())[0].strip())
+    return ITEM_VERB.sub("", sentence)
 
 
 SOURCE_DIGEST = source_digest(__file__)

@@ -2,8 +2,9 @@
 
 Constraints are first drawn as the reference generator draws them (title always; one SKU option, each attribute key
 with one value, each service and one price mode each with probability ½; price bounds int(p ± uniform(0, p));
-voucher tasks carry no price), limited to details a shopper can state (phrasing.sayable). The instruction then names
-the product in a shopper's words (phrasing.product_phrase) and states every constraint as people do. A task is kept
+voucher tasks carry no price; a price bounded from below or on both sides, as in the official set), limited to
+details a shopper can state (phrasing.sayable). The instruction then names the product in a shopper's words
+(phrasing.product_phrase) and states every constraint as people do. A task is kept
 only if
 - it states its constraints exactly: reading the instruction back (heuristic.read_instruction) gives the target's
   constraints, no more and no fewer;
@@ -66,6 +67,9 @@ WRITE_TRIES = 3
 SKU_RATE = 0.5
 ATTRIBUTE_RATE = 0.5
 """The reference's rates."""
+GREATER_THAN_SHARE = 0.65
+"""The official set's price constraints: 471 "greater than" and 254 "between", never "less than" alone (a shopper's
+"under 500 PHP" would read as generated)."""
 
 
 # --- constraints (official rules) --------------------------------------------------------------------------------
@@ -98,12 +102,9 @@ def draw_target(product: Product, rng: random.Random, *, with_price: bool = True
 def _price_constraint(price: float, rng: random.Random) -> PriceConstraint:
     low = int(price - rng.uniform(0, price))
     high = max(int(price + rng.uniform(0, price)), math.ceil(price))
-    mode = rng.choice(("greater than", "between", "less than"))
-    if mode == "greater than":
+    if rng.random() < GREATER_THAN_SHARE:
         return {"greater than": [low, None]}
-    if mode == "between":
-        return {"between": [low, high]}
-    return {"less than": [0, high]}
+    return {"between": [low, high]}
 
 
 # --- telling the gold from a rival -------------------------------------------------------------------------------
@@ -155,10 +156,8 @@ def _price_bound(target: Target, price: float, rival: float) -> PriceConstraint 
         if bound is None or (low is not None and low >= bound):
             return None
         low = bound
-    if low is not None and high is not None:
-        return {"between": [low, high]}
-    if high is not None:
-        return {"less than": [0, high]}
+    if high is not None:  # bounded from above: from below too (half the price), as the official set bounds prices
+        return {"between": [low if low is not None else int(price / 2), high]}
     return {"greater than": [low, None]}
 
 
@@ -316,17 +315,23 @@ def _by_shop(products: Iterable[Product], minimum: int) -> dict[str, list[Produc
 
 # --- voucher intent ----------------------------------------------------------------------------------------------
 
+VOUCHER_SIZES = (30, 80, 80, 40)
+"""How many items a voucher task asks, weighted toward the official set's 250 (22 ask one, 70 two, 80 three, 78 four;
+single flat requests read as generated, issue 30 round 4); four items are drawn less often than there, since a basket
+of four passes the read-back about 1 time in 30 and the official weights cost 45% more generation time than v3."""
+
+
 def voucher_tasks(products: list[Product], count: int, rng: random.Random, tools: Tools,
                   hot: set[str] | None = None) -> list[tuple[str, list, Voucher]]:
     """Coupon & budget tasks: 1–4 targets, no price constraints, a platform or shop voucher and a budget; at least
     one target in `hot` (the contested products; None: any)."""
     shops = _by_shop(products, minimum=1)
     tasks: list[tuple[str, list, Voucher]] = []
-    for _ in range(count * ATTEMPTS_PER_TASK):
+    for _ in range(count * ATTEMPTS_PER_TASK * 2):  # baskets of three or four fail the read-back more often
         if len(tasks) == count:
             break
         voucher_type: Literal["platform", "shop"] = rng.choice(("platform", "shop"))
-        size = rng.randint(1, 4)
+        size = _next_size(tasks, count, rng)
         if voucher_type == "shop":
             items = shops[rng.choice(sorted(shops))]
             if len(items) < size:
@@ -350,6 +355,14 @@ def voucher_tasks(products: list[Product], count: int, rng: random.Random, tools
     return tasks
 
 
+def _next_size(tasks: list[tuple[str, list, Voucher]], count: int, rng: random.Random) -> int:
+    """An item count still short of its share of `count` (VOUCHER_SIZES), so that larger baskets, which fail the
+    budget or the read-back more often, still reach their share."""
+    made = [sum(len(t[1]) == size for t in tasks) for size in (1, 2, 3, 4)]
+    short = [max(0.0, count * w / sum(VOUCHER_SIZES) - m) for w, m in zip(VOUCHER_SIZES, made, strict=True)]
+    return rng.choices((1, 2, 3, 4), weights=[s + 0.5 for s in short])[0]  # never stuck on one that fails
+
+
 def draw_voucher(prices: list[float], shop_ids: list[str], voucher_type: Literal["platform", "shop"],
                  rng: random.Random) -> Voucher:
     """A voucher by the official rules; price after voucher and budget come from voucher.quote."""
@@ -361,7 +374,7 @@ def draw_voucher(prices: list[float], shop_ids: list[str], voucher_type: Literal
                           budget=0)
     else:
         discount = round(rng.uniform(0.1, 0.5), 2)
-        cap = round(rng.uniform(threshold * discount, threshold))
+        cap = min(round(threshold * discount * rng.uniform(1.0, 3.0)), round(0.95 * threshold))  # not 20% up to all
         voucher = Voucher(voucher_type=voucher_type, threshold=threshold, discount_type="percentage",
                           discount=discount, cap=cap, budget=0)
     after = quote(prices, shop_ids, voucher).total_after_voucher

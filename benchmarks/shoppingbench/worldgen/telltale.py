@@ -25,6 +25,8 @@ from benchmarks.shoppingbench.worldgen.wording import CONTEXTS, MASS_NOUNS
 SIGNS = ("label", "lowercased_brand", "doubled_word", "repeated_constraint", "context_mismatch", "article")
 
 LABEL = re.compile(r"(?<![\w'])[a-z_]+(?: [a-z_]+)?: [a-z0-9]|\bwhere the [a-z ]{1,20} is\b")
+LIST_WORDS = frozenset(("items", "products", "things", "following"))
+"""A colon after these introduces a list ("these items: a red jersey; ..."), which is English, not a label."""
 ARTICLE = re.compile(r"(?<![\w'])(a|an|A|An) ([A-Za-z][\w-]*)")
 BARE_AFTER = re.compile(r"(?=\b(?:buy|need|want|find me|looking for|shopping for|purchase|show me) "
                         r"((?:[a-z][\w'-]* ){0,3}?[a-z][\w-]*)(?=[,.?!;]|\s*$| (?:"
@@ -50,7 +52,7 @@ def _singular(word: str) -> str:
 
 
 def has_label(text: str) -> bool:
-    return bool(LABEL.search(text))
+    return any(match.group(0).split(":")[0].split(" ")[-1] not in LIST_WORDS for match in LABEL.finditer(text))
 
 
 def has_lowercased_brand(text: str, brands: Iterable[str]) -> bool:

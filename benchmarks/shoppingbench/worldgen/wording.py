@@ -12,31 +12,45 @@ from benchmarks.shoppingbench.worldgen import source_digest
 
 # --- prices and services --------------------------------------------------------------------------------------------
 
-LESS_THAN_STRICT = ("under {h} PHP", "priced below {h} PHP", "for less than {h} PHP", "costing less than {h} pesos")
-LESS_THAN = ("priced at most {h} PHP", "for no more than {h} PHP", "costing up to {h} PHP")
-GREATER_THAN_STRICT = ("priced above {l} PHP", "priced over {l} PHP", "for more than {l} PHP",
-                       "costing more than {l} pesos")
+LESS_THAN_STRICT = ("under {h} PHP", "priced below {h} PHP", "costing less than {h} pesos")
+LESS_THAN = ("priced at most {h} PHP", "costing up to {h} PHP")
+GREATER_THAN_STRICT = ("priced above {l} PHP", "priced above {l} PHP", "priced over {l} PHP",
+                       "costing more than {l} pesos", "costing more than {l} PHP", "with a price above {l} PHP",
+                       "costing over {l} pesos", "with a price over {l} PHP", "priced above {l} pesos")
 GREATER_THAN = ("priced at {l} PHP or more", "for at least {l} PHP")
-BETWEEN = ("priced between {l} and {h} PHP", "priced from {l} to {h} PHP", "between {l} and {h} PHP",
-           "costing between {l} and {h} pesos")
-"""Price bounds as the official set words them: mostly PHP, now and then pesos (about a third of its prices), the
-longer form of each first so the parser tries it first."""
+BETWEEN = ("priced between {l} and {h} PHP", "priced from {l} to {h} PHP", "priced from {l} to {h} PHP",
+           "with a price between {l} and {h} PHP", "costing between {l} and {h} pesos",
+           "with a price range from {l} to {h} pesos", "priced between {l} and {h} pesos")
+"""Price bounds as the official set words them ("priced above" by far the commonest, then "costing more than",
+"with a price above"; now and then pesos); a form listed twice is drawn twice as often. The official set bounds a
+price from below or on both sides, never from above only: "less than" forms are read back but only a rare sharpened
+task says them."""
 
 SERVICE_PHRASES: dict[str, tuple[str, ...]] = {
-    "official": ("from LazMall", "with LazMall service", "with LazMall perks like guaranteed authenticity"),
-    "freeShipping": ("with free shipping", "with free delivery"),
-    "COD": ("with cash on delivery", "that supports cash on delivery"),
-    "flashsale": ("with LazFlash deals", "available with LazFlash deals"),
+    "official": ("with LazMall service", "that comes with LazMall", "available on LazMall",
+                 "available with LazMall service", "with LazMall perks like guaranteed authenticity",
+                 "with LazMall perks like guaranteed authenticity and easy returns", "from LazMall"),
+    "freeShipping": ("with free shipping", "with free shipping", "with free delivery", "that comes with free shipping",
+                     "that ships for free"),
+    "COD": ("with cash on delivery", "that supports cash on delivery", "available for cash on delivery",
+            "that can be paid for with cash on delivery", "with a cash on delivery option"),
+    "flashsale": ("with LazFlash deals", "available with LazFlash deals", "available with a LazFlash deal",
+                  "with a LazFlash promo"),
 }
 """Each service in the official set's own commonest words (its most frequent forms, counted over its 750
 instructions)."""
+SERVICE_NOUNS: dict[str, tuple[str, ...]] = {
+    "official": ("LazMall service", "LazMall perks"), "freeShipping": ("free shipping", "free delivery"),
+    "COD": ("cash on delivery",), "flashsale": ("LazFlash deals", "a LazFlash deal"),
+}
+"""Services said together after one "with" ("with free delivery and cash on delivery")."""
 
 # --- details (attribute and SKU pairs) ------------------------------------------------------------------------------
 
 KEY_TEMPLATES: dict[str, tuple[str, ...]] = {
     "color_family": ("in {v}", "in {v} color", "in the color {v}"),
     "light_color": ("with {v} light", "that lights up {v}"),
-    "size": ("in size {v}", "in a size {v}"),
+    "size": ("in size {v}", "in size {v}", "sized {v}"),
     "material": ("made of {v}", "made from {v}"),
     "clothing_material": ("in {v} fabric", "made from {v} fabric"),
     "sole_material": ("with a {v} sole", "with {v} soles"),
@@ -46,13 +60,13 @@ KEY_TEMPLATES: dict[str, tuple[str, ...]] = {
     "origin": ("made in {v}", "sourced from {v}"),
     "roast_level": ("in a {v}", "with a {v} profile"),
     "net_weight": ("in the {v} pack", "in a {v} pack", "weighing {v}"),
-    "volume": ("in the {v} bottle size", "in a {v} bottle"),
+    "volume": ("in a {v} bottle",),
     "capacity": ("with a capacity of {v}", "that holds {v}"),
     "tea_bags": ("with {v} in the box", "in a box of {v}"),
-    "set_pieces": ("in a pack of {v}", "in a set of {v}"),
+    "set_pieces": ("in a pack of {v}", "in a pack of {v}", "with {v} per pack"),
     "pieces": ("with {v} in total", "that has {v}"),
     "colors": ("with {v} included", "that comes in {v}"),
-    "cable_length": ("that is {v} long", "in the {v} length"),
+    "cable_length": ("that is {v} long",),
     "strip_length": ("in a {v} roll", "measuring {v}"),
     "chain_length": ("with a {v} chain",),
     "battery_capacity": ("with a {v} battery", "rated at {v}"),
@@ -60,12 +74,12 @@ KEY_TEMPLATES: dict[str, tuple[str, ...]] = {
     "plush_size": ("about {v} tall", "that stands {v} tall"),
     "diameter": ("with a {v} diameter", "that is {v} across"),
     "thickness": ("that is {v} thick",),
-    "compatible_model": ("compatible with the {v}", "made for the {v}"),
+    "compatible_model": ("compatible with the {v}", "that fits the {v}"),
     "connector": ("with a {v} connector", "with a {v} plug"),
     "connectivity": ("with {v} connectivity", "that connects via {v}"),
     "max_power": ("rated at {v} max", "with {v} max output"),
     "output_ports": ("with {v} output ports", "that has {v} output ports"),
-    "voltage": ("that runs on {v}", "in the {v} version"),
+    "voltage": ("that runs on {v}",),
     "wattage": ("with a {v} motor", "rated at {v} power"),
     "speed_settings": ("with {v} speed settings", "that has {v} speeds"),
     "laptop_size": ("that fits a {v} laptop", "for a {v} laptop"),
@@ -78,10 +92,10 @@ KEY_TEMPLATES: dict[str, tuple[str, ...]] = {
     "tea_type": ("made from {v} tea leaves", "brewed from {v} tea"),
     "fragrance_family": ("with a {v} character", "from the {v} family"),
     "benefits": ("with a {v} effect", "that is {v}"),
-    "skin_type": ("suited to {v} skin", "made for {v} skin"),
+    "skin_type": ("suited to {v} skin",),
     "shoes_closuretype": ("with a {v} closure", "in a {v} style"),
     "age_range": ("suited to ages {v}", "for ages {v}"),
-    "breed_size": ("made for {v} dogs", "suited to {v} dogs"),
+    "breed_size": ("suited to {v} dogs",),
     "burn_time": ("that burns for {v}", "with a {v} burn time"),
     "wax_type": ("poured from {v}", "made with {v}"),
     "type_of_inks": ("with {v} ink", "using {v} ink"),
@@ -99,8 +113,8 @@ KEY_TEMPLATES: dict[str, tuple[str, ...]] = {
     "inner_pot": ("with a {v} inner pot",),
     "lid_type": ("with a {v}",),
     "certification": ("with {v} certification",),
-    "make": ("made for a {v}", "that fits a {v}"),
-    "sport": ("made for {v}", "used in {v}"),
+    "make": ("that fits a {v}",),
+    "sport": ("used in {v}",),
     "animal": ("shaped like a {v}",),
     "instrument": ("for a {v}",),
     "language": ("for learning {v}",),
@@ -220,20 +234,37 @@ OPENERS: dict[str, int] = {"Looking for": 6, "Show me": 4, "I'm looking for": 3,
                            "I want to buy": 1}
 """One item's openers, weighted as in the official product and voucher instructions (mostly "Looking for",
 "Show me", "I'm looking for")."""
-SECOND_SENTENCE = ("Preferably", "Please show only options", "I'd like it")
-SECOND_SENTENCE_PLURAL = ("Preferably", "Please show only options", "I'd like them")
-SHOP_OPENERS: dict[str, int] = {"Find a shop offering these items": 3, "Find shops offering these items": 3,
-                                "Find a shop that sells all of these": 2,
-                                "I'm looking for a shop that sells the following": 2,
-                                "Find shops offering at least these items": 1,
-                                "Looking for a shop that sells these items": 1}
+SECOND_SENTENCE = ("Please show only options", "Please show me options", "Only show ones")
+SECOND_SENTENCE_PLURAL = SECOND_SENTENCE
+SHOP_OPENERS: dict[str, int] = {"Find a shop offering these items": 1, "Find shops offering these items": 1,
+                                "Find shops offering these products": 1, "Find a shop offering all of these": 1,
+                                "I'm looking for a shop that offers these items": 6,
+                                "I'm looking for a shop that sells these items": 4,
+                                "I'm looking for a shop that offers several items": 1,
+                                "Find shops offering at least these {n} products": 1,
+                                "Looking for a shop that offers these items": 2,
+                                "Looking for a shop offering these items": 1}
 """Weighted as the official shop instructions open ("I'm looking for a shop", "Find a shop", "Find shops
-offering", "Looking for a shop")."""
-SHOP_CLOSINGS = ("All of them should come from the same shop.",)
-VOUCHER_OPENERS = ("I'm looking for the following", "I'm looking for these items", "Looking for these products")
+offering", "Looking for a shop"); {n} is the number of items in words."""
+SHOP_CLOSINGS = ("Please show me shops that have all these products.",
+                 "Please show shops that have all these products.", "Please show shops selling all these products.",
+                 "Please show me shops offering all these products.",
+                 "Can you help me find a store that sells all of them?", "Can you help me find such a store?",
+                 "All products should be available from the same shop.", "Show only shops that sell all these items.")
+VOUCHER_OPENERS = ("I'm looking for the following", "I'm looking for these items", "Looking for these products",
+                   "I need a few things")
 ORDINALS = ("First,", "Second,", "Third,", "Fourth,")
-LAST_ORDINALS = ("Lastly,", "Finally,")
-INLINE_LEADS = ("Also, I want", "I also need", "I'm also looking for")
+LAST_ORDINALS = ("Lastly,", "Lastly,", "Lastly,", "Finally,")
+NEXT_ORDINALS = ("Next,", "Then,")
+"""Marks of a list said in sentences: "First, ... Next, ... Lastly, ..." (the official set's commonest)."""
+ITEM_VERBS = ("I want", "I need", "I'm looking for", "I'd like", "I'm interested in", "show me")
+"""What follows an ordinal mark now and then ("First, I want ...", "Next, I need ...")."""
+INLINE_LEADS = ("Also, I want", "I also need", "I'm also looking for", "Also, show me", "I'd also like")
+JOINED_LEADS = ("and also", "as well as")
+"""Items said in one sentence ("Looking for a ..., and also a ...")."""
+
+PURCHASE_LEADS = ("I would like to purchase", "I am interested in purchasing", "I would like to buy")
+"""How a knowledge task turns to the product, as the official ones do (their commonest three)."""
 
 CONTEXTS: dict[str, tuple[str, ...]] = {
     "pantry": ("Our pantry is almost empty.", "I'm stocking up on groceries this week.",
