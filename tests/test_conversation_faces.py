@@ -11,12 +11,21 @@ from mcp_server.trajectory import iter_episode_files, read_trajectory
 from tests._conversation import generated_tasks, profiles
 
 
+def colour_task(world) -> str:
+    """The first product task whose shopper, saying nothing but the kind, holds back a colour and no price (the
+    asking policies below ask for both)."""
+    return next(task.task_id for task, profile in profiles(generated_tasks(world), stated=0)
+                if task.intent == "product" and any(c.name == "colour" for c in profile.held)
+                and not any(c.kind == "price" for c in profile.held))
+
+
 def test_gym_plays_a_conversation(default_world, tmp_path: Path) -> None:
     from evaluators.integrations.gym.env import ShoppingBenchEnv
 
+    task_id = colour_task(default_world)
     env = ShoppingBenchEnv(world=default_world, user="rules", stated=0, runs_dir=tmp_path / "gym")
-    observation, info = env.reset(options={"task_id": "product-0003"})
-    profile = env.suite.profile("product-0003")  # type: ignore[attr-defined]
+    observation, info = env.reset(options={"task_id": task_id})
+    profile = env.suite.profile(task_id)  # type: ignore[attr-defined]
     assert observation["instruction"] == profile.opener and "ask_user" in observation["tools"]
     assert "ask_user" in [tool["name"] for tool in info["tools"]]
     observation, *_ = env.step({"name": "ask_user", "arguments": {"question": "What colour would you like?"}})
@@ -25,9 +34,9 @@ def test_gym_plays_a_conversation(default_world, tmp_path: Path) -> None:
     env.close()
     [path] = iter_episode_files(tmp_path / "gym")
     [step] = read_trajectory(path).steps
-    assert step.user is not None and step.user.disclosed == [colour.key]
+    assert step.user is not None and step.user.disclosed == [c.key for c in profile.held if c.name == "colour"]
     plain = ShoppingBenchEnv(world=default_world, runs_dir=tmp_path / "plain")
-    observation, _ = plain.reset(options={"task_id": "product-0003"})
+    observation, _ = plain.reset(options={"task_id": task_id})
     assert "ask_user" not in observation["tools"] and observation["instruction"] != profile.opener
     plain.close()
 
@@ -80,9 +89,10 @@ async def test_the_built_in_loop_asks_through_the_same_tool(default_world, tmp_p
     from evaluators.results.scoring import score_run
     from tests._fake_llm import FakeLLMServer
 
+    task_id = colour_task(default_world)
     with FakeLLMServer("openai", _asking_policy) as fake:
         await run_benchmark(RunConfig(benchmark="shoppingbench", model=f"openai-compatible:{fake.base_url}#m",
-                                      world=default_world.root, task_ids=["product-0003"], out=tmp_path, cache=False,
+                                      world=default_world.root, task_ids=[task_id], out=tmp_path, cache=False,
                                       user="rules", stated=0))
     first = fake.requests[0]
     assert "ask_user" in first["messages"][0]["content"]  # the system prompt invites asking
@@ -92,7 +102,8 @@ async def test_the_built_in_loop_asks_through_the_same_tool(default_world, tmp_p
     assert [step.tool for step in trajectory.steps] == ["ask_user", "ask_user", "find_product", "recommend_product",
                                                         "terminate"]
     colour = trajectory.steps[0]
-    assert colour.user is not None and colour.user.disclosed == ["0.attribute.color_family"]
+    assert colour.user is not None and colour.user.disclosed  # every held colour (a SKU option and an attribute)
+    assert all(".color" in key for key in colour.user.disclosed)
     shown = fake.requests[1]["messages"][-1]
     assert shown["role"] == "tool" and shown["content"] == colour.observation  # the answer text, nothing more
     assert trajectory.steps[1].user is not None and trajectory.steps[1].user.disclosed == []  # no price held

@@ -43,8 +43,8 @@ def scripted_shopper(default_world):
         task = tasks[instruction]
         turn = sum(isinstance(m, ChatMessageAssistant) for m in messages)
         if task.task_id == "product-0001":
-            kind = task.targets[0].title[0].split()[-3]  # "necklace": the kind, not the listing
-            plan: list[Any] = [None, ("find_product", {"q": kind, "page": 1}),
+            title = task.targets[0].title[0].rsplit(" ", 1)[0]  # the title without its sizes: near neighbours
+            plan: list[Any] = [None, ("find_product", {"q": title, "page": 1}),
                                ("recommend_product", {"product_ids": "__first_hit__"}),
                                ("terminate", {"status": "success"})]
             move = plan[min(turn, len(plan) - 1)]
