@@ -120,7 +120,8 @@ class AsUserScreen(Screen[None]):
         self.post_message(self.Answered(text))
 
     def show_end(self, summary: str, score: EpisodeScore | None, note: str) -> None:
-        self.query_one("#answer", Input).disabled = True
+        field = self.query_one("#answer", Input)
+        field.disabled, field.display = True, False  # nothing more to answer: the end and the score take its place
         self.query_one("#question", Static).update("")
         self.query_one("#end", Static).update(Text.assemble(("Episode over. ", "bold"), summary))
         self.query_one("#score", ScoreBreakdown).show(score, note)
