@@ -20,6 +20,10 @@ class Fact:
     title: str
     statement: str
     questions: tuple[str, ...]
+    purchases: tuple[str, ...] = ()
+    """How the purchase ties to the answer when the key's own ways (knowledge.RELATIONS) do not fit, each with
+    {phrase} for the product in the shopper's words: "I would like to buy {phrase} from a brand that shares this
+    surname." (brand_facts, place_facts)."""
 
 
 def _f(key: str, value: str, title: str, statement: str, *questions: str) -> Fact:
