@@ -30,8 +30,12 @@ VOUCHER_SPLIT = "\n\nMy budget"
 SAME_SHOP_VOUCHER = "only applies to the products from the same shop"
 SHOP_HINT = re.compile(r"\b(one shop|one store|same shop|single seller|one seller|shops? that (?:sells?|offers?)|"
                        r"shops? offering)\b", re.IGNORECASE)
-KNOWLEDGE_HINT = re.compile(
-    r"\b(?:that|this) (?:flavou?r|scent|colou?r|sport|material|language|animal|instrument)\b", re.IGNORECASE)
+LINK_NOUNS = ("flavou?r", "scent", "colou?r", "sport", "material", "language", "animal", "instrument", "city",
+              "country", "place", "year", "surname", "(?:first )?name", "element", "bird", "word", "university",
+              "goddess", "god", "creature", "insect", "fruit", "flower", "tree", "team", "breed", "ship", "weapon",
+              "planet", "character", "nickname", "term", "number", "island", "river", "mountain", "company")
+"""What a knowledge task's purchase calls the answer ("…from a brand that shares this surname")."""
+KNOWLEDGE_HINT = re.compile(rf"\b(?:that|this) (?:{'|'.join(LINK_NOUNS)})(?:'s)?\b", re.IGNORECASE)
 
 Call = tuple[str, dict[str, Any]]
 Script = Generator[Call, Any, None]

@@ -304,7 +304,7 @@ class NounPhrase:
 
 CASED = {"iphone": "iPhone", "redmi": "Redmi", "samsung": "Samsung", "oppo": "OPPO", "vivo": "vivo",
          "realme": "realme"}
-CAPITALISED_KEYS = frozenset(("language", "make", "origin"))
+CAPITALISED_KEYS = frozenset(("language", "make", "origin", "place", "name"))
 ACRONYMS = frozenset(("tpu", "pc", "eva", "rgb", "usb", "led", "icc", "dot", "ece", "pp", "abs", "pu"))
 
 
@@ -328,7 +328,7 @@ def noun_phrase(product: Product, rng: random.Random, *, leave_out: str | None =
     noun = next((n for n in sorted(kind.nouns, key=len, reverse=True) if n in title), kind.nouns[0])
     said_noun = " ".join(w.upper() if w in ACRONYMS else w for w in noun.lower().split())
     name = rng.choice(NOUN_SYNONYMS.get(noun, (said_noun,))) if rng.random() < 0.6 else said_noun
-    phrase = NounPhrase(noun=name, brand=product.brand if rng.random() < 0.35 else "")
+    phrase = NounPhrase(noun=name, brand=product.brand if rng.random() < 0.35 and leave_out != "brand" else "")
     for key in kind.title_attrs:
         if key in product.attributes and key not in (leave_out, "color_family") and rng.random() < 0.45:
             value = said_quality(key, product.attributes[key][0])

@@ -5,7 +5,8 @@ title that names "1kg" has net_weight "1kg" and an SKU option of 1kg), so a task
 contradicts its title. `title_attrs` values appear in the title; `attrs` are details only view_product_information
 shows; `sku` dimensions vary across SKU options; `measure` is the one dimension that also scales the price (pack size,
 weight, volume, length) — named in the title either singly ("500g") or as the list of offered options ("250g/500g").
-`knowledge` names the title attribute a knowledge task may hinge on (see knowledge.RELATIONS).
+`knowledge` names the title attribute a knowledge task may hinge on (see knowledge.RELATIONS); a themed kind's
+title value (place, origin, year, name) is hinged on by place_facts, and a brand by brand_facts.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from benchmarks.shoppingbench.worldgen import source_digest
+from benchmarks.shoppingbench.worldgen.place_facts import NAMES, ORIGINS, PLACES, YEARS
 
 
 @dataclass(frozen=True)
@@ -325,6 +327,38 @@ KINDS: tuple[Kind, ...] = (
          sku={"color_family": ("black", "grey", "navy blue", "army green", "maroon")},
          descriptors=("Water Resistant", "Anti-Theft", "Large Capacity", "Slim"),
          features=("Padded laptop compartment.", "USB charging port.", "Breathable back panel.")),
+    # Themed listings whose title carries a place, an origin, a year or a name (place_facts answers them)
+    Kind("Lighting & Décor > Home Décor > Fridge Magnets", ("Travel Souvenir Fridge Magnet", "Fridge Magnet",
+         "3D Resin Fridge Magnet"), ("Souvenir Republic", "Wanderlust Crafts", "Magnetica", "Globetrotter Gifts"),
+         (49, 350), title_attrs={"place": PLACES}, attrs={"material": ("resin", "metal", "wood", "ceramic")},
+         measure=("set_pieces", {"1pc": 1.0, "2pcs": 1.8, "3pcs": 2.5}),
+         descriptors=("Handmade", "Vintage", "Creative", "Hand Painted"),
+         features=("Strong magnet on the back.", "Great gift for travelers.", "Detailed landmark design.")),
+    Kind("Lighting & Décor > Home Décor > Wall Art", ("Canvas Wall Art", "Framed Poster", "Skyline Print"),
+         ("Artkeeper", "Frame & Co", "Print Haus", "Wallscape"), (199, 2500), title_attrs={"place": PLACES},
+         attrs={"finish": ("matte", "glossy")},
+         sku={"size": ("20x30cm", "30x40cm", "40x60cm", "50x70cm")},
+         descriptors=("Modern", "Minimalist", "Vintage", "Black and White"),
+         features=("Ready to hang.", "Fade-resistant inks.", "Printed on thick cotton canvas.")),
+    Kind("Groceries > Beverages > Coffee", ("Single Origin Coffee Beans", "Whole Bean Coffee",
+         "Specialty Ground Coffee"), ("Yardstick", "Kalsada", "Toby's Estate", "Habitual Coffee", "Commune"),
+         (250, 1200), title_attrs={"origin": ORIGINS},
+         attrs={"roast_level": ("light roast", "medium roast", "dark roast")},
+         measure=("net_weight", {"250g": 1.0, "500g": 1.9, "1kg": 3.6}),
+         descriptors=("Specialty Grade", "Arabica", "Freshly Roasted", "Washed Process"),
+         features=("Roasted to order.", "Tasting notes on the bag.", "One-way valve keeps it fresh.")),
+    Kind("Men's Clothing > Tops > T-Shirts", ("Birthday T-Shirt", "Graphic Tee", "Anniversary Shirt"),
+         ("Tee Lab", "RetroThreads", "Printees", "Shirtsmith"), (199, 699), title_attrs={"year": YEARS},
+         attrs={"clothing_material": ("cotton", "cotton blend")},
+         sku={"size": APPAREL_SIZES, "color_family": ("black", "white", "grey", "navy blue")},
+         descriptors=("Vintage", "Retro", "Limited Edition", "Classic"),
+         features=("Soft ringspun cotton.", "Print that lasts wash after wash.", "A gift for a milestone birthday.")),
+    Kind("Fashion Accessories > Jewelry > Necklaces", ("Name Necklace", "Name Pendant", "Nameplate Necklace"),
+         ("Namecraft", "Inscribed", "Lettera", "Heirloom Studio"), (149, 1800), title_attrs={"name": NAMES},
+         attrs={"material": ("sterling silver", "stainless steel", "gold plated")},
+         measure=("chain_length", {"16 inch": 1.0, "18 inch": 1.1, "20 inch": 1.2}),
+         descriptors=("Personalized", "Dainty", "Script", "Custom"),
+         features=("Laser-cut lettering.", "Comes in a gift box.", "Hypoallergenic chain.")),
 )
 
 
