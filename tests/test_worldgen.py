@@ -16,6 +16,7 @@ from benchmarks.jsonl import read_jsonl
 from benchmarks.shoppingbench.schema import SERVICES, CorpusRecord, PriceConstraint, Product, Target, product_contents
 from benchmarks.shoppingbench.tasks import load_task_set
 from benchmarks.shoppingbench.voucher import quote, within_budget
+from benchmarks.shoppingbench.worldgen.brand_facts import BRAND_FACTS
 from benchmarks.shoppingbench.worldgen.catalog import generate_catalog, iter_products
 from benchmarks.shoppingbench.worldgen.heuristic import check_task, meets, read_instruction
 from benchmarks.shoppingbench.worldgen.knowledge import knowledge_world
@@ -31,6 +32,7 @@ from benchmarks.shoppingbench.worldgen.phrasing import (
     target_pairs,
     written,
 )
+from benchmarks.shoppingbench.worldgen.place_facts import PLACE_FACTS
 from benchmarks.shoppingbench.worldgen.real_facts import FACTS
 from benchmarks.shoppingbench.worldgen.sentences import compose, split_items
 from benchmarks.shoppingbench.worldgen.tasks import (
@@ -373,7 +375,8 @@ def test_knowledge_candidates_need_a_fact_that_one_document_holds(products):
         holders = [d for d in documents if value in d["content"].lower()
                    and named & set(re.findall(r"[a-z]{3,}", d["content"].lower()))]
         assert holders, task.query
-    real = [t for t in web if any(t.query.startswith(q) for f in FACTS for q in f.questions)]
+    facts = FACTS + BRAND_FACTS + PLACE_FACTS
+    real = [t for t in web if any(t.query.startswith(q) for f in facts for q in f.questions)]
     assert len(real) >= len(web) // 3  # real, checkable facts first; made-up entities only once they run out
 
 

@@ -35,7 +35,7 @@ from benchmarks.shoppingbench.schema import SERVICES, Product, product_contents
 from benchmarks.shoppingbench.worldgen import source_digest
 from benchmarks.shoppingbench.worldgen.vocab import COLORS, KINDS, Kind
 
-GENERATOR_VERSION = "6"
+GENERATOR_VERSION = "7"
 """Bump when a change alters what a seed yields, products or tasks (the default world's folder name carries it)."""
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
@@ -534,9 +534,10 @@ def _change_title_attribute(product: dict, kind: Kind, rng: random.Random) -> bo
     key = rng.choice(keys)
     old = product["attributes"][key][0]
     named = _title_case(old)
-    if named not in product["title"]:
+    others = [v for v in kind.title_attrs[key] if v != old]
+    if named not in product["title"] or not others:
         return False
-    new = rng.choice([v for v in kind.title_attrs[key] if v != old])
+    new = rng.choice(others)
     product["title"] = product["title"].replace(named, _title_case(new), 1)
     product["attributes"][key] = [new]
     _refresh_text(product)

@@ -33,7 +33,8 @@ SHOP_HINT = re.compile(r"\b(one shop|one store|same shop|single seller|one selle
 LINK_NOUNS = ("flavou?r", "scent", "colou?r", "sport", "material", "language", "animal", "instrument", "city",
               "country", "place", "year", "surname", "(?:first )?name", "element", "bird", "word", "university",
               "goddess", "god", "creature", "insect", "fruit", "flower", "tree", "team", "breed", "ship", "weapon",
-              "planet", "character", "nickname", "term", "number", "island", "river", "mountain", "company")
+              "planet", "character", "nickname", "term", "number", "island", "river", "mountain", "company",
+              "ingredient")
 """What a knowledge task's purchase calls the answer ("…from a brand that shares this surname")."""
 KNOWLEDGE_HINT = re.compile(rf"\b(?:that|this) (?:{'|'.join(LINK_NOUNS)})(?:'s)?\b", re.IGNORECASE)
 

@@ -1,11 +1,13 @@
 """Knowledge ("web") tasks and the offline web_search corpus that holds the facts they need.
 
-A task asks a real, well-known fact first (real_facts: Japan's flag, the national flower, who played which
-instrument), as the official set does, and the corpus carries a document stating it. Where no real fact answers a
-product's value (or each was used FACT_USES times), the task asks about a made-up entity (a composer, a town
-festival, a hotel, a team…) whose answer lives only in one document of the corpus, e.g. "Clara Whitaker performed
-on the viola". Either way the product the shopper wants is named only through the fact ("…buy strings for this
-instrument"). Distractor documents share a made-up entity's family name or relation with another value, and
+A task asks a real fact first, as the official set does, and ties the product to its answer in one of several ways
+(FAMILY_SHARES): the answer is a value the title names (a colour, a flavour: real_facts), the brand ("from a brand
+that shares this surname": brand_facts), or what a themed listing shows (a souvenir's city, a coffee's origin, a
+birthday tee's year, a necklace's name: place_facts). The corpus carries a document stating each fact. Where no real
+fact answers an attribute value (or each was used FACT_USES times), the task asks about a made-up entity (a composer,
+a town festival, a hotel, a team…) whose answer lives only in one document of the corpus, e.g. "Clara Whitaker
+performed on the viola". Either way the product the shopper wants is named only through the fact ("…buy strings for
+this instrument"). Distractor documents share a made-up entity's family name or relation with another value, and
 general articles fill the rest.
 """
 
@@ -13,12 +15,15 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from benchmarks.shoppingbench.schema import Product, ShoppingTask, Target, task_id_for
 from benchmarks.shoppingbench.worldgen import source_digest
+from benchmarks.shoppingbench.worldgen.brand_facts import BRAND_FACTS
 from benchmarks.shoppingbench.worldgen.heuristic import Tools, check_task
-from benchmarks.shoppingbench.worldgen.phrasing import product_phrase
+from benchmarks.shoppingbench.worldgen.phrasing import kind_of, product_phrase
+from benchmarks.shoppingbench.worldgen.place_facts import PLACE_FACTS
 from benchmarks.shoppingbench.worldgen.real_facts import FACTS, Fact
 from benchmarks.shoppingbench.worldgen.vocab import KINDS
 
@@ -68,7 +73,9 @@ RELATIONS: dict[str, Relation] = {
         "{entity} is the principal {value} player of the {name} Philharmonic and gave the opening recital of the "
         "{year} {name} Chamber Music Festival on the {value}.",
         ("I would like to purchase {phrase} for this instrument.", "I am interested in purchasing {phrase} made "
-         "for that instrument.", "I would like to buy {phrase} to use with this instrument."),
+         "for that instrument.", "I would like to buy {phrase} to use with this instrument.",
+         "I would like to purchase {phrase} that suits this instrument for my practice sessions.",
+         "I would like to purchase {phrase} designed for that instrument."),
         "{entity} (born {born}) is a composer best known for works written for the {value}."),
     "flavor": Relation(
         "{name}",
@@ -79,7 +86,9 @@ RELATIONS: dict[str, Relation] = {
         "pastry shops put it in their best-known sweet, and it appears in the drinks and snacks sold during the "
         "festival week.",
         ("I would like to purchase {phrase} in that flavor.", "I am interested in purchasing {phrase} in "
-         "this flavor.", "I would like to buy {phrase} with that flavor."),
+         "this flavor.", "I would like to buy {phrase} with that flavor.",
+         "I would like to purchase {phrase} that features this flavor for my family.",
+         "I would like to purchase {phrase} flavored with this ingredient."),
         "The village of {entity} is known for its {value} dishes and a small market every {month}."),
     "scent": Relation(
         "the {name} Grand Hotel",
@@ -89,7 +98,9 @@ RELATIONS: dict[str, Relation] = {
         "{entity} opened in {born}. The hotel is known for its signature fragrance, {value}, diffused in the lobby, "
         "used in the guest rooms and in the treatments of its spa.",
         ("I would like to purchase {phrase} with that scent.", "I am interested in purchasing {phrase} in this "
-         "scent.", "I would like to buy {phrase} with that scent."),
+         "scent.", "I would like to buy {phrase} with that scent.",
+         "I would like to purchase {phrase} that carries this scent for my daily routine.",
+         "I would like to purchase {phrase} infused with that scent."),
         "{entity} opened in {born} and its gift shop sells {value} soap."),
     "color_family": Relation(
         "the {name} {team}",
@@ -99,7 +110,9 @@ RELATIONS: dict[str, Relation] = {
         "{entity} are a basketball club founded in {born}. The team plays its home games in {value} uniforms, the "
         "color of the town's old fishing fleet, and its home jersey is {value}.",
         ("I would like to purchase {phrase} in that color.", "I am interested in purchasing {phrase} in this "
-         "color.", "I would like to buy {phrase} in that color."),
+         "color.", "I would like to buy {phrase} in that color.",
+         "I would like to purchase {phrase} in this color to match the rest of my wardrobe.",
+         "I would like to purchase {phrase} that comes in that color."),
         "{entity} are a rowing club founded in {born}; their boats are painted {value}."),
     "sport": Relation(
         "{person}",
@@ -109,7 +122,9 @@ RELATIONS: dict[str, Relation] = {
         "{entity} (born {born}) is a {name}-born athlete who won the national championship in {value} in {year} "
         "and later coached {value} for the {name} provincial team.",
         ("I would like to purchase {phrase} for that sport.", "I am interested in purchasing {phrase} used in "
-         "this sport.", "I would like to buy {phrase} to play this sport."),
+         "this sport.", "I would like to buy {phrase} to play this sport.",
+         "I would like to purchase {phrase} suitable for this sport, for weekend games with friends.",
+         "I would like to purchase {phrase} made for that sport."),
         "{entity} (born {born}) is a coach who once tried {value} before turning to teaching."),
     "material": Relation(
         "{name}",
@@ -119,7 +134,9 @@ RELATIONS: dict[str, Relation] = {
         "The workshops of {entity} have been known since {born} for their craftsmen, who work mainly with {value}. "
         "Their pieces are sold all over the region.",
         ("I would like to purchase {phrase} made of that material.", "I am interested in purchasing {phrase} in "
-         "this material.", "I would like to buy {phrase} made from that material."),
+         "this material.", "I would like to buy {phrase} made from that material.",
+         "I would like to purchase {phrase} crafted from this material that will last for years.",
+         "I would like to purchase {phrase} in this material."),
         "The {entity} museum shows tools from {born} and a collection of {value} items."),
     "language": Relation(
         "{person}",
@@ -129,7 +146,9 @@ RELATIONS: dict[str, Relation] = {
         "{entity} (born {born}) is a novelist. The prize-winning novel 'The {name} Letters' was written in {value}, "
         "won a national book prize in {year} and was later translated into several languages.",
         ("I would like to purchase {phrase} to learn that language.", "I am interested in purchasing {phrase} "
-         "for this language.", "I would like to buy {phrase} for learning that language."),
+         "for this language.", "I would like to buy {phrase} for learning that language.",
+         "I would like to purchase {phrase} for studying this language before my trip.",
+         "I would like to purchase {phrase} that teaches that language."),
         "{entity} (born {born}) is a translator who studied {value} at university."),
     "animal": Relation(
         "the {name} Lantern Festival",
@@ -138,7 +157,9 @@ RELATIONS: dict[str, Relation] = {
         "{entity} has been held every {month} since {born}. Its mascot is a {value}, carried through the streets "
         "as a giant paper lantern and painted on the festival's lanterns.",
         ("I would like to purchase {phrase} of that creature.", "I am interested in purchasing {phrase} shaped "
-         "like this creature.", "I would like to buy {phrase} of that creature."),
+         "like this creature.", "I would like to buy {phrase} of that creature.",
+         "I would like to purchase {phrase} shaped like this animal as a gift for my niece.",
+         "I would like to purchase {phrase} featuring that animal."),
         "{entity} began in {born}; a {value} appeared on one of its early posters."),
 }
 
@@ -169,27 +190,50 @@ class _Names:
         raise RuntimeError("out of person names")
 
 
-def _knowledge_key(product: Product) -> str | None:
-    """The title attribute of a templated product that a knowledge task can hinge on."""
-    for kind in KINDS:
-        if kind.category == product.category and kind.knowledge in product.attributes:
-            value = product.attributes[kind.knowledge][0]
-            if value.lower() in product.title.lower():
-                return kind.knowledge
-    return None
-
-
 FACT_USES = 8
-"""At most this many tasks of a world ask one real fact (for products of different kinds)."""
+"""At most this many tasks of a world ask one attribute fact (for products of different kinds)."""
+LINKED_USES = 2
+"""At most this many tasks ask one brand or place fact: the official set repeats no question."""
 MIN_SIBLINGS = 1
-PER_TITLE = 2
-"""At most this many knowledge tasks about listings of one title."""
 """A knowledge target needs at least this many other values of its fact among products otherwise titled alike, so
 that the fact, not the search, decides."""
+PER_TITLE = 2
+"""At most this many knowledge tasks about listings of one title."""
+FAMILY_SHARES = {"attribute": 0.34, "brand": 0.26, "place": 0.2, "origin": 0.07, "year": 0.07, "name": 0.06}
+"""How the candidates are drawn among the ways a fact ties to a product: an attribute the title names (a colour, a
+flavour), the brand (a surname, a word), or a themed listing's place, origin, year or name. The official set's
+answers are people, places, years and words far more often than colours."""
+THEMED_KEYS = ("place", "origin", "year", "name")
+
+Candidate = tuple[Product, str, Fact | None]
+"""A product, the key its knowledge task hinges on, and the real fact that answers it (None: a made-up one)."""
+
+
+def _hinges(product: Product) -> list[tuple[str, str]]:
+    """(family, key) for each way a knowledge task can hinge on this templated product's title."""
+    kind = kind_of(product)
+    if kind is None:
+        return []
+    hinges = [(key, key) for key in THEMED_KEYS if key in kind.title_attrs and key in product.attributes]
+    if kind.knowledge and kind.knowledge in product.attributes:
+        value = product.attributes[kind.knowledge][0]
+        if value.lower() in product.title.lower():
+            hinges.append(("attribute", kind.knowledge))
+    if product.title.startswith(product.brand + " "):
+        hinges.append(("brand", "brand"))
+    return hinges
+
+
+def _value(product: Product, key: str) -> str:
+    return product.brand if key == "brand" else product.attributes[key][0]
+
+
+def _brand_answers(brand: str) -> list[Fact]:
+    return [f for f in BRAND_FACTS if re.search(rf"(?<![\w-]){re.escape(f.value)}(?![\w-])", brand)]
 
 
 def _sibling_key(product: Product, key: str) -> tuple[str, str]:
-    value = product.attributes[key][0]
+    value = _value(product, key)
     return product.category, re.sub(re.escape(value), "*", product.title, flags=re.IGNORECASE)
 
 
@@ -197,8 +241,49 @@ def _siblings(candidates: list[tuple[Product, str]]) -> dict[tuple[str, str], in
     """For each title pattern (the title with the fact's value blanked), how many distinct values it comes in."""
     values: dict[tuple[str, str], set[str]] = {}
     for product, key in candidates:
-        values.setdefault(_sibling_key(product, key), set()).add(product.attributes[key][0])
+        values.setdefault(_sibling_key(product, key), set()).add(_value(product, key))
     return {pattern: len(found) - 1 for pattern, found in values.items()}
+
+
+def _families(products: list[Product], rng: random.Random) -> dict[str, list[Candidate]]:
+    """The candidates of each family, shuffled: an attribute hinge with its real facts first, then made-up ones; a
+    brand or themed hinge only where a real fact answers it. A brand needs no sibling title (another brand's same
+    listing is rare; its kind's other brands are the rivals)."""
+    hinged = [(p, family, key) for p in products for family, key in _hinges(p)]
+    siblings = _siblings([(p, key) for p, family, key in hinged if family != "brand"])
+    attribute_facts: dict[tuple[str, str], list[Fact]] = {}
+    for known in FACTS:
+        attribute_facts.setdefault((known.key, known.value), []).append(known)
+    themed = {(f.key, f.value): f for f in PLACE_FACTS}
+    families: dict[str, list[Candidate]] = {family: [] for family in FAMILY_SHARES}
+    titles: dict[str, int] = {}
+    rng.shuffle(hinged)
+    for product, family, key in hinged:
+        if family != "brand" and siblings[_sibling_key(product, key)] < MIN_SIBLINGS:
+            continue
+        titles[product.title] = titles.get(product.title, 0) + 1
+        if titles[product.title] > PER_TITLE:
+            continue
+        if family == "attribute":
+            families[family].append((product, key, None))
+        elif family == "brand":
+            families[family] += [(product, key, fact) for fact in _brand_answers(product.brand)][:1]
+        elif (key, _value(product, key)) in themed:
+            families[family].append((product, key, themed[key, _value(product, key)]))
+    families["attribute"].sort(key=lambda c: (c[1], _value(c[0], c[1])) not in attribute_facts)
+    return families
+
+
+def _drawn(families: dict[str, list[Candidate]], rng: random.Random) -> Iterator[Candidate]:
+    """Candidates in an order whose families follow FAMILY_SHARES while each lasts."""
+    queues = {family: iter(found) for family, found in families.items() if found}
+    while queues:
+        family = rng.choices(list(queues), weights=[FAMILY_SHARES[f] for f in queues])[0]
+        candidate = next(queues[family], None)
+        if candidate is None:
+            del queues[family]
+        else:
+            yield candidate
 
 
 def knowledge_world(products: list[Product], *, seed: int, count: int, task_set: str = "generated",
@@ -209,32 +294,32 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
     more distractors)."""
     rng = random.Random(seed * 4 + 4)
     names = _Names(rng)
-    candidates = [(p, key) for p in products if (key := _knowledge_key(p))]
-    siblings = _siblings(candidates)
-    candidates = [(p, key) for p, key in candidates if siblings[_sibling_key(p, key)] >= MIN_SIBLINGS]
-    rng.shuffle(candidates)
-    seen: dict[str, int] = {}
-    kept = []
-    for product, key in candidates:
-        seen[product.title] = seen.get(product.title, 0) + 1
-        if seen[product.title] <= PER_TITLE:
-            kept.append((product, key))
-    facts: dict[tuple[str, str], list[Fact]] = {}
+    families = _families(products, rng)
+    attribute_facts: dict[tuple[str, str], list[Fact]] = {}
     for known in FACTS:
-        facts.setdefault((known.key, known.value), []).append(known)
-    candidates = sorted(kept, key=lambda pair: (pair[1], pair[0].attributes[pair[1]][0]) not in facts)
+        attribute_facts.setdefault((known.key, known.value), []).append(known)
+    attribute_values = sorted({(key, _value(p, key)) for p, key, _ in families["attribute"]})
     uses: dict[Fact, int] = {}
     tasks: list[ShoppingTask] = []
     documents: list[dict] = []
-    for product, key in candidates:
+    for product, key, linked in _drawn(families, rng):
         if len(tasks) == count:
             break
-        value = product.attributes[key][0]
+        value = _value(product, key)
         phrase = product_phrase(product, rng, leave_out=key)
-        if re.search(rf"\b{re.escape(value)}\b", phrase):
+        if re.search(rf"\b{re.escape(value)}\b", phrase, flags=re.IGNORECASE):
+            continue
+        if linked is not None:
+            if uses.get(linked, 0) >= LINKED_USES:
+                continue
+            uses[linked] = uses.get(linked, 0) + 1
+            query = f"{rng.choice(linked.questions)} {rng.choice(linked.purchases).format(phrase=phrase)}"
+            if uses[linked] == 1:
+                documents.append(_document(linked.title, linked.statement))
+            tasks.append(_task(len(tasks), task_set, query, product, linked.value if key == "brand" else value))
             continue
         relation = RELATIONS[key]
-        real = [f for f in facts.get((key, value), []) if uses.get(f, 0) < FACT_USES]
+        real = [f for f in attribute_facts.get((key, value), []) if uses.get(f, 0) < FACT_USES]
         if real:
             known = rng.choice(real)
             uses[known] = uses.get(known, 0) + 1
@@ -248,7 +333,7 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
         question = rng.choice(relation.questions).format(entity=entity, **words)
         query = f"{question} {rng.choice(relation.purchases).format(phrase=phrase)}"
         fact = _document(entity, relation.fact.format(entity=entity, **words))
-        other_values = sorted({p.attributes[k][0] for p, k in candidates if k == key} - {value})
+        other_values = sorted(v for k, v in attribute_values if k == key and v != value)
         if other_values:
             namesake = _namesake(relation, words, names)
             fake = dict(words, value=rng.choice(other_values), born=rng.randint(1890, 1995))
