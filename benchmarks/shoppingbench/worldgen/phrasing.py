@@ -27,19 +27,14 @@ from benchmarks.shoppingbench.worldgen.wording import (
     CONTEXTS,
     GREATER_THAN,
     GREATER_THAN_STRICT,
-    INLINE_LEADS,
-    ITEM_VERBS,
-    JOINED_LEADS,
     KEY_TEMPLATES,
-    LAST_ORDINALS,
     LESS_THAN,
     LESS_THAN_STRICT,
+    LIST_MARKS,
     MASS_NOUNS,
     NATURAL,
-    NEXT_ORDINALS,
     NOUN_SYNONYMS,
     OPENERS,
-    ORDINALS,
     PURCHASE_LEADS,
     SECOND_SENTENCE,
     SECOND_SENTENCE_PLURAL,
@@ -63,7 +58,7 @@ COLOR_WORDS = tuple(sorted({"gray" if c == "grey" else c for c in COLORS}, key=l
 """Colours said before the noun ("a gray shirt dress"); only a stated colour stands there, so the reader takes a
 lower-case colour word opening the product's name for the stated one."""
 COLOR_FIRST_RATE = 0.6
-WRITTEN_RATE = 0.25
+WRITTEN_RATE = 0.5
 """How often a measure keeps the catalog's own form ("in the 500g pack", "2pcs"), as the official set often does."""
 LOWER_BRAND_RATE = 0.03
 """How often a stated brand is typed in lower case (the official set: about one task in twenty)."""
@@ -305,7 +300,7 @@ class NounPhrase:
 CASED = {"iphone": "iPhone", "redmi": "Redmi", "samsung": "Samsung", "oppo": "OPPO", "vivo": "vivo",
          "realme": "realme"}
 CAPITALISED_KEYS = frozenset(("language", "make", "origin", "place", "name"))
-ACRONYMS = frozenset(("tpu", "pc", "eva", "rgb", "usb", "led", "icc", "dot", "ece", "pp", "abs", "pu"))
+ACRONYMS = frozenset(("3d", "tpu", "pc", "eva", "rgb", "usb", "led", "icc", "dot", "ece", "pp", "abs", "pu"))
 
 
 def said_quality(key: str, value: str) -> str:
@@ -504,8 +499,7 @@ def _parse_item(text: str) -> ItemSpec:
 
 SAID_AROUND = (tuple(OPENERS) + SECOND_SENTENCE + SECOND_SENTENCE_PLURAL + SHOP_CLOSINGS
                + tuple(opener.format(n=n) for opener in SHOP_OPENERS for n in ("two", "three", "four"))
-               + VOUCHER_OPENERS + ORDINALS + LAST_ORDINALS + NEXT_ORDINALS + INLINE_LEADS + ITEM_VERBS + JOINED_LEADS
-               + PURCHASE_LEADS
+               + VOUCHER_OPENERS + LIST_MARKS + PURCHASE_LEADS
                + tuple(c for group in CONTEXTS.values() for c in group) + ("Hi", "Hello", "Please"))
 FILLER = re.compile(r"(?<![\w'])(" + "|".join(re.escape(p.rstrip("?!.,"))
                                                for p in sorted(set(SAID_AROUND), key=len, reverse=True))

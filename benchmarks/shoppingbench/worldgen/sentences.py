@@ -19,6 +19,7 @@ from benchmarks.shoppingbench.worldgen.phrasing import Item, agreeing, join_clau
 from benchmarks.shoppingbench.worldgen.wording import (
     CONTEXTS,
     GROUP_WORDS,
+    INLINE_LAST,
     INLINE_LEADS,
     ITEM_VERBS,
     JOINED_LEADS,
@@ -103,9 +104,9 @@ def several_items(items: list[Item], opener: str, rng: random.Random, closing: s
         body = f"{opener}:\n" + "\n".join(f"({n}) {text}{';' if n < len(texts) else '.'}"
                                           for n, text in enumerate(texts, start=1))
     elif shape == 3:
-        leads = rng.sample(INLINE_LEADS, len(texts) - 1) if len(texts) - 1 <= len(INLINE_LEADS) else None
-        if leads is None:
-            return several_items(items, opener, rng, closing, verb)
+        leads = rng.sample(INLINE_LEADS, len(texts) - 1)
+        if len(texts) > 2:
+            leads[-1] = rng.choice(INLINE_LAST)
         first = f"{verb} {texts[0]}" if verb else f"{opener}. {rng.choice(FIRST_VERBS)} {texts[0]}"
         body = f"{first}." + "".join(f" {lead} {text}." for lead, text in zip(
             leads, texts[1:], strict=True))
@@ -156,7 +157,8 @@ def one_currency(text: str) -> str:
 NUMBERED = re.compile(r"\(\d\)\s*")
 ORDINAL = re.compile(r"(?:^|(?<=[.:\n] ))(?:" + "|".join(re.escape(m) for m in ORDINALS + NEXT_ORDINALS
                                                           + LAST_ORDINALS) + r")\s")
-INLINE = re.compile(r"(?<=\. )(?:" + "|".join(re.escape(m) for m in INLINE_LEADS) + r")\s")
+INLINE = re.compile(r"(?<=\. )(?:" + "|".join(re.escape(m) for m in sorted(INLINE_LEADS + INLINE_LAST, key=len,
+                                                                              reverse=True)) + r")\s")
 JOINED = re.compile(r",? (?:" + "|".join(re.escape(m) for m in JOINED_LEADS) + r") ")
 LISTED = re.compile(r"; (?:and )?")
 ITEM_VERB = re.compile(r"^(?:" + "|".join(re.escape(v) for v in ITEM_VERBS) + r")\s+", re.IGNORECASE)

@@ -31,7 +31,7 @@ SERVICE_PHRASES: dict[str, tuple[str, ...]] = {
                  "available with LazMall service", "with LazMall perks like guaranteed authenticity",
                  "with LazMall perks like guaranteed authenticity and easy returns", "from LazMall"),
     "freeShipping": ("with free shipping", "with free shipping", "with free delivery", "that comes with free shipping",
-                     "that ships for free"),
+                     "with complimentary shipping", "that comes with complimentary shipping"),
     "COD": ("with cash on delivery", "that supports cash on delivery", "available for cash on delivery",
             "that can be paid for with cash on delivery", "with a cash on delivery option"),
     "flashsale": ("with LazFlash deals", "available with LazFlash deals", "available with a LazFlash deal",
@@ -40,7 +40,8 @@ SERVICE_PHRASES: dict[str, tuple[str, ...]] = {
 """Each service in the official set's own commonest words (its most frequent forms, counted over its 750
 instructions)."""
 SERVICE_NOUNS: dict[str, tuple[str, ...]] = {
-    "official": ("LazMall service", "LazMall perks"), "freeShipping": ("free shipping", "free delivery"),
+    "official": ("LazMall service", "LazMall perks"),
+    "freeShipping": ("free shipping", "free delivery", "complimentary shipping"),
     "COD": ("cash on delivery",), "flashsale": ("LazFlash deals", "a LazFlash deal"),
 }
 """Services said together after one "with" ("with free delivery and cash on delivery")."""
@@ -262,9 +263,15 @@ NEXT_ORDINALS = ("Next,", "Then,")
 """Marks of a list said in sentences: "First, ... Next, ... Lastly, ..." (the official set's commonest)."""
 ITEM_VERBS = ("I want", "I need", "I'm looking for", "I'd like", "I'm interested in", "show me")
 """What follows an ordinal mark now and then ("First, I want ...", "Next, I need ...")."""
-INLINE_LEADS = ("Also, I want", "I also need", "I'm also looking for", "Also, show me", "I'd also like")
+INLINE_LEADS = ("Also, I need", "Also, I want", "Additionally, I need", "Also, look for", "Additionally,",
+                "I also need", "Also searching for", "Also,")
+INLINE_LAST = ("Lastly,", "Lastly, I need", "Lastly, look for")
+"""Items said in sentences of their own after the first: "Also, I need ... Additionally, ... Lastly, look for ..."
+(the official set's commonest leads)."""
 JOINED_LEADS = ("and also", "as well as")
 """Items said in one sentence ("Looking for a ..., and also a ...")."""
+LIST_MARKS = ORDINALS + LAST_ORDINALS + NEXT_ORDINALS + ITEM_VERBS + INLINE_LEADS + INLINE_LAST + JOINED_LEADS
+"""Every word that leads an item of a list (the parser reads past them)."""
 
 PURCHASE_LEADS = ("I would like to purchase", "I am interested in purchasing", "I would like to buy")
 """How a knowledge task turns to the product, as the official ones do (their commonest three)."""
