@@ -42,7 +42,7 @@ BRAND_FACTS: tuple[Fact, ...] = (
        "William Herschel, a German-born astronomer working in Bath, England, discovered the planet Uranus on 13 "
        "March 1781.",
        ("What is the surname of the astronomer who discovered Uranus in 1781?",
-        "Which astronomer, working from his garden in Bath, discovered the planet Uranus in 1781? Give his surname."),
+        "Which astronomer discovered the planet Uranus from his garden in Bath in 1781?"),
        SURNAME),
     _b("Herschel", "Caroline Herschel",
        "Caroline Herschel, the German-born astronomer who discovered several comets, was in 1828 the first woman "
@@ -54,7 +54,7 @@ BRAND_FACTS: tuple[Fact, ...] = (
        "Henry Morton Stanley, the Welsh-born journalist sent by the New York Herald, found the missing missionary "
        "David Livingstone at Ujiji near Lake Tanganyika in 1871.",
        ("What is the surname of the journalist who found David Livingstone at Ujiji in 1871?",
-        "Which New York Herald correspondent found David Livingstone at Ujiji in 1871? Give his surname."),
+        "Which New York Herald correspondent, sent to find David Livingstone, met him at Ujiji in 1871?"),
        SURNAME),
     _b("Stanley", "Stanley Cup",
        "Lord Stanley of Preston, Governor General of Canada, donated a challenge cup for Canada's best amateur ice "
@@ -218,7 +218,7 @@ BRAND_FACTS: tuple[Fact, ...] = (
     _b("Firefly", "Firefly",
        "The firefly, or lightning bug, is a beetle of the family Lampyridae whose abdomen glows through "
        "bioluminescence, the enzyme luciferase oxidizing luciferin.",
-       ("Which insect of the beetle family Lampyridae produces light in its abdomen?",),
+       ("Which insect, called the lightning bug in North America, belongs to the beetle family Lampyridae?",),
        ("I would like to purchase {phrase} from a brand named after this insect.",)),
     _b("Turtle", "Turtle (submersible)",
        "Turtle, the one-man submersible built by David Bushnell, attacked the British flagship HMS Eagle in New "
@@ -321,6 +321,12 @@ BRAND_FACTS: tuple[Fact, ...] = (
        "Tadashi Yanai's family firm; the name was later shortened.",
        ("Which Japanese clothing chain, run by Tadashi Yanai, opened its first store in Hiroshima in June 1984?",),
        ("I would like to purchase {phrase} from this company.",)),
+    _b("Asics", "Asics",
+       "Asics, the Japanese sportswear company of Kobe formed in 1977 from Kihachiro Onitsuka's company and two "
+       "others, takes its name from the Latin motto anima sana in corpore sano, a sound mind in a sound body.",
+       ("Which Japanese sportswear company takes its name from the initials of the Latin phrase 'anima sana in "
+        "corpore sano'?",),
+       ("I am interested in purchasing {phrase} from this company.",)),
 )
 
 
