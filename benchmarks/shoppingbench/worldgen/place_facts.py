@@ -51,7 +51,7 @@ PLACE_FACTS: tuple[Fact, ...] = (
        "Kinkaku-ji, the Temple of the Golden Pavilion in Kyoto, was burned down in 1950 by a young novice monk; "
        "the arson inspired Yukio Mishima's 1956 novel The Temple of the Golden Pavilion.",
        ("In which city stood the Zen temple whose burning by a young monk in 1950 inspired a 1956 novel by Yukio "
-        "Mishima?",), CITY),
+        "Mishima?", "Which Japanese city's Golden Pavilion was burned down by a novice monk in 1950?"), CITY),
     _p("place", "lisbon", "1755 Lisbon earthquake",
        "On All Saints' Day, 1 November 1755, an earthquake followed by a tsunami and fires destroyed much of "
        "Lisbon, the Portuguese capital.",
@@ -100,7 +100,8 @@ PLACE_FACTS: tuple[Fact, ...] = (
        ("In which city was 'Give Peace a Chance' recorded in a hotel room in June 1969?",), CITY_SHOWN),
     _p("place", "prague", "Don Giovanni",
        "Mozart's opera Don Giovanni premiered on 29 October 1787 at the Estates Theatre in Prague.",
-       ("In which city did Mozart's opera 'Don Giovanni' premiere in 1787?",), CITY),
+       ("In which city did Mozart's opera 'Don Giovanni' premiere in 1787?",
+        "Which city's Estates Theatre staged the premiere of Mozart's 'Don Giovanni'?"), CITY),
     _p("place", "vienna", "Symphony No. 9 (Beethoven)",
        "Beethoven's Ninth Symphony premiered on 7 May 1824 at the Theater am Kärntnertor in Vienna.",
        ("In which city was Beethoven's Ninth Symphony first performed, in May 1824?",), CITY),
@@ -201,7 +202,8 @@ PLACE_FACTS: tuple[Fact, ...] = (
     _p("place", "helsinki", "1952 Summer Olympics",
        "At the 1952 Summer Olympics in Helsinki, Emil Zátopek won the 5,000 metres, the 10,000 metres and the "
        "marathon.",
-       ("In which city did Emil Zátopek win the 5,000 m, the 10,000 m and the marathon at one Olympics?",), CITY),
+       ("In which city did Emil Zátopek win the 5,000 m, the 10,000 m and the marathon at one Olympics?",
+        "Which city hosted the 1952 Summer Olympics, where Emil Zátopek won three distance races?"), CITY),
     _p("place", "munich", "Oktoberfest",
        "The first Oktoberfest was held in Munich in October 1810 to celebrate the wedding of Crown Prince Ludwig "
        "of Bavaria and Princess Therese of Saxe-Hildburghausen.",
@@ -299,7 +301,8 @@ PLACE_FACTS: tuple[Fact, ...] = (
     _p("origin", "kenya", "Wangari Maathai",
        "Wangari Maathai of Kenya, founder of the Green Belt Movement, won the 2004 Nobel Peace Prize, the first "
        "African woman to receive it.",
-       ("From which country was the founder of the Green Belt Movement, who won the 2004 Nobel Peace Prize?",),
+       ("From which country was the founder of the Green Belt Movement, who won the 2004 Nobel Peace Prize?",
+        "Which country was Wangari Maathai, the first African woman to win the Nobel Peace Prize, from?"),
        ORIGIN),
     _p("origin", "colombia", "Gabriel García Márquez",
        "Gabriel García Márquez of Colombia, author of One Hundred Years of Solitude, won the 1982 Nobel Prize in "
@@ -389,7 +392,8 @@ PLACE_FACTS: tuple[Fact, ...] = (
     _p("year", "1967", "Barclays Enfield cash machine",
        "The world's first cash machine was opened by Barclays at its Enfield branch in north London on 27 June "
        "1967; the actor Reg Varney made the first withdrawal.",
-       ("In what year did Barclays open the world's first cash machine, at its Enfield branch?",), YEAR_MARK),
+       ("In what year did Barclays open the world's first cash machine, at its Enfield branch?",
+        "In which year did the actor Reg Varney make the first withdrawal from a cash machine?"), YEAR_MARK),
     _p("year", "1969", "Concorde",
        "The Anglo-French supersonic airliner Concorde made its maiden flight from Toulouse on 2 March 1969.",
        ("In what year did the supersonic airliner Concorde make its first flight, from Toulouse?",), YEAR),
@@ -441,10 +445,11 @@ PLACE_FACTS: tuple[Fact, ...] = (
        ("What is the first name of the English actor who studied electrical engineering and went on to play "
         "Mr. Bean?",), NAME),
     _p("name", "ada", "Ada Lovelace",
-       "Ada Lovelace published notes on Charles Babbage's Analytical Engine in 1843, including an algorithm for "
-       "computing Bernoulli numbers, often called the first computer program.",
+       "Ada Lovelace, Lord Byron's daughter, published notes on Charles Babbage's Analytical Engine in 1843, "
+       "including an algorithm for computing Bernoulli numbers, often called the first computer program.",
        ("What is the first name of the mathematician whose 1843 notes on Babbage's Analytical Engine included a "
-        "method for computing Bernoulli numbers?",), NAME),
+        "method for computing Bernoulli numbers?",
+        "What was the first name of Lord Byron's daughter, who wrote notes on Babbage's Analytical Engine?"), NAME),
     _p("name", "valentina", "Valentina Tereshkova",
        "Valentina Tereshkova became the first woman in space when she flew Vostok 6 in June 1963.",
        ("What is the first name of the cosmonaut who flew Vostok 6 and became the first woman in space?",),
@@ -545,7 +550,8 @@ PLACE_FACTS: tuple[Fact, ...] = (
         "Veterans Memorial?",), NAME_SPELT),
     _p("name", "astrid", "Astrid Lindgren",
        "The Swedish author Astrid Lindgren created Pippi Longstocking, whose first book was published in 1945.",
-       ("What is the first name of the Swedish author who created Pippi Longstocking?",), NAME),
+       ("What is the first name of the Swedish author who created Pippi Longstocking?",
+        "What was the first name of the author of 'Pippi Longstocking', first published in 1945?"), NAME),
     _p("name", "ella", "Ella Fitzgerald",
        "Ella Fitzgerald, the 'First Lady of Song', won two awards at the first Grammy Awards in 1959.",
        ("What is the first name of the jazz singer called the 'First Lady of Song', who won two awards at the "
