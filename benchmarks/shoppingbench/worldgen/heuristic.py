@@ -225,7 +225,7 @@ def _one_shop(items: list[ItemSpec], budget: _Budget) -> Generator[Call, Any, li
 
 def _knowledge(reading: Reading, budget: _Budget) -> Generator[Call, Any, str | None]:
     """Look the fact up, then page through the product search for a title that carries a word of the fact the
-    instruction does not say."""
+    instruction does not say (on a page with several, the one naming the most of the product's words)."""
     budget.left -= 1
     documents = records_in((yield "web_search", {"q": reading.knowledge_question, "max_results": 5}), "content")
     if not documents:
@@ -241,10 +241,11 @@ def _knowledge(reading: Reading, budget: _Budget) -> Generator[Call, Any, str | 
                 return None
             budget.left -= 1
             cards = records_in((yield "find_product", {"q": query, "page": page}))
-            for card in cards:
-                title = _words(str(card.get("title", "")))
-                if title & _words(spec.words) and (title - said) & fact:
-                    return str(card["product_id"])
+            wanted = _words(spec.words)
+            fitting = [(len(title & wanted), -rank, str(card["product_id"])) for rank, card in enumerate(cards)
+                       if (title := _words(str(card.get("title", "")))) & wanted and (title - said) & fact]
+            if fitting:
+                return max(fitting)[2]  # the listing naming the most of what was said, the first among equals
             if len(cards) < PAGE_SIZE:
                 break
     return None

@@ -192,8 +192,8 @@ class _Names:
 
 FACT_USES = 8
 """At most this many tasks of a world ask one attribute fact (for products of different kinds)."""
-LINKED_USES = 2
-"""At most this many tasks ask one brand or place fact: the official set repeats no question."""
+LINKED_USES = 3
+"""At most this many tasks of a world ask one brand or place fact (the official set repeats none)."""
 MIN_SIBLINGS = 1
 """A knowledge target needs at least this many other values of its fact among products otherwise titled alike, so
 that the fact, not the search, decides."""
@@ -247,10 +247,10 @@ def _siblings(candidates: list[tuple[Product, str]]) -> dict[tuple[str, str], in
 
 def _families(products: list[Product], rng: random.Random) -> dict[str, list[Candidate]]:
     """The candidates of each family, shuffled: an attribute hinge with its real facts first, then made-up ones; a
-    brand or themed hinge only where a real fact answers it. A brand needs no sibling title (another brand's same
-    listing is rare; its kind's other brands are the rivals)."""
+    brand or themed hinge only where a real fact answers it. Only an attribute needs a sibling title: a brand's or a
+    themed kind's rivals are its kind's listings of other brands, places, years, names (few share a whole title)."""
     hinged = [(p, family, key) for p in products for family, key in _hinges(p)]
-    siblings = _siblings([(p, key) for p, family, key in hinged if family != "brand"])
+    siblings = _siblings([(p, key) for p, family, key in hinged if family == "attribute"])
     attribute_facts: dict[tuple[str, str], list[Fact]] = {}
     for known in FACTS:
         attribute_facts.setdefault((known.key, known.value), []).append(known)
@@ -259,7 +259,7 @@ def _families(products: list[Product], rng: random.Random) -> dict[str, list[Can
     titles: dict[str, int] = {}
     rng.shuffle(hinged)
     for product, family, key in hinged:
-        if family != "brand" and siblings[_sibling_key(product, key)] < MIN_SIBLINGS:
+        if family == "attribute" and siblings[_sibling_key(product, key)] < MIN_SIBLINGS:
             continue
         titles[product.title] = titles.get(product.title, 0) + 1
         if titles[product.title] > PER_TITLE:
@@ -306,7 +306,7 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
         if len(tasks) == count:
             break
         value = _value(product, key)
-        phrase = product_phrase(product, rng, leave_out=key)
+        phrase = product_phrase(product, rng, leave_out=key, exact=linked is not None, singular=linked is not None)
         if re.search(rf"\b{re.escape(value)}\b", phrase, flags=re.IGNORECASE):
             continue
         if linked is not None:

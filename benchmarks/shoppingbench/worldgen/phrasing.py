@@ -314,18 +314,23 @@ def said_quality(key: str, value: str) -> str:
     return value
 
 
-def noun_phrase(product: Product, rng: random.Random, *, leave_out: str | None = None) -> NounPhrase:
-    """The product in a shopper's words, without the `leave_out` title attribute (a knowledge task's answer)."""
+def noun_phrase(product: Product, rng: random.Random, *, leave_out: str | None = None,
+                exact: bool = False) -> NounPhrase:
+    """The product in a shopper's words, without the `leave_out` title attribute (a knowledge task's answer); `exact`:
+    the title's noun, descriptor and every quality, so the words pick it out among listings sharing the answer."""
     kind = kind_of(product)
     if kind is None:
         return _free_phrase(product, rng, leave_out)
     title = product.title
     noun = next((n for n in sorted(kind.nouns, key=len, reverse=True) if n in title), kind.nouns[0])
-    said_noun = " ".join(w.upper() if w in ACRONYMS else w for w in noun.lower().split())
-    name = rng.choice(NOUN_SYNONYMS.get(noun, (said_noun,))) if rng.random() < 0.6 else said_noun
+    said_noun = " ".join(w.upper() if w in ACRONYMS else w for w in noun.lower().split()).replace("t-s", "T-s")
+    name = rng.choice(NOUN_SYNONYMS.get(noun, (said_noun,))) if rng.random() < 0.6 and not exact else said_noun
     phrase = NounPhrase(noun=name, brand=product.brand if rng.random() < 0.35 and leave_out != "brand" else "")
+    descriptor = next((d for d in kind.descriptors if title.startswith(f"{product.brand} {d} ")), "")
+    if exact and descriptor and not _shares_word(descriptor, name):
+        phrase.qualities.append(("", descriptor.lower()))
     for key in kind.title_attrs:
-        if key in product.attributes and key not in (leave_out, "color_family") and rng.random() < 0.45:
+        if key in product.attributes and key not in (leave_out, "color_family") and (exact or rng.random() < 0.45):
             value = said_quality(key, product.attributes[key][0])
             if not _shares_word(value, name) and not _colored(value):
                 phrase.qualities.append((key, value))
@@ -335,10 +340,11 @@ def noun_phrase(product: Product, rng: random.Random, *, leave_out: str | None =
     return phrase
 
 
-def product_phrase(product: Product, rng: random.Random, *, leave_out: str | None = None) -> str:
+def product_phrase(product: Product, rng: random.Random, *, leave_out: str | None = None, exact: bool = False,
+                   singular: bool = False) -> str:
     """The product in a shopper's words, with its article, without what it is for (a knowledge task says that)."""
-    phrase = noun_phrase(product, rng, leave_out=leave_out)
-    phrase.use = ""
+    phrase = noun_phrase(product, rng, leave_out=leave_out, exact=exact)
+    phrase.use, phrase.plural = "", phrase.plural and not singular
     return phrase.render()
 
 
