@@ -158,8 +158,8 @@ FACTS: tuple[Fact, ...] = (
        "Itlog na maalat, the Filipino salted egg, is a duck egg cured in brine or in salted clay and dyed red.",
        "What is itlog na maalat, the red-dyed duck egg of Filipino cooking, called in English?"),
     _f("flavor", "honey", "Manuka honey",
-       "Manuka honey is made by bees from the nectar of New Zealand's manuka tree and is graded by its UMF rating.",
-       "What food do bees make from the nectar of New Zealand's manuka tree, graded by a UMF rating?"),
+       "Manuka honey is made by bees from the nectar of New Zealand's manuka tree and is often graded by its UMF "
+       "rating.", "What food do bees make from the nectar of New Zealand's manuka tree, often graded by a UMF rating?"),
     _f("flavor", "ginger", "Gari",
        "Gari, the pink or pale pickled slices served with sushi, is young ginger marinated in sugar and vinegar.",
        "What is gari, the pickled slices served with sushi, made from?"),
@@ -186,14 +186,14 @@ FACTS: tuple[Fact, ...] = (
        "What type of tea is Longjing, the Dragon Well tea of Hangzhou's West Lake?"),
     _f("flavor", "chamomile", "The Tale of Peter Rabbit",
        "In Beatrix Potter's The Tale of Peter Rabbit, Peter's mother puts him to bed with a dose of chamomile tea.",
-       "What tea did Peter's mother give him at bedtime at the end of Beatrix Potter's tale?"),
+       "What tea did Peter's mother give him at bedtime in Beatrix Potter's The Tale of Peter Rabbit?"),
     _f("flavor", "mint", "Mint julep",
        "The mint julep, bourbon with sugar and crushed mint over ice, is the traditional drink of the Kentucky "
        "Derby at Churchill Downs.",
        "Which herb goes into the julep, the traditional drink of the Kentucky Derby at Churchill Downs?"),
     _f("flavor", "lemongrass", "Cebu lechon",
-       "Cebu lechon is stuffed with lemongrass, called tanglad, with garlic and spring onions, so it is eaten "
-       "without sauce.", "What aromatic grass, tanglad in Filipino, is stuffed into Cebu's lechon?"),
+       "Cebu lechon is stuffed with lemongrass, called tanglad, with garlic and spring onions, so it is usually "
+       "eaten without sauce.", "What aromatic grass, tanglad in Filipino, is stuffed into Cebu's lechon?"),
     _f("flavor", "beef", "Matsusaka",
        "Matsusaka in Mie Prefecture is famous for Matsusaka beef, one of Japan's most prized brands of wagyu.",
        "Which meat is the city of Matsusaka in Mie Prefecture famous for?"),
@@ -243,7 +243,7 @@ FACTS: tuple[Fact, ...] = (
        "Which note is the base of Jacques Guerlain's 1925 perfume Shalimar famous for?"),
     _f("scent", "sandalwood", "Mysore",
        "Mysore in Karnataka is famous for its sandalwood, carved into boxes and figures and distilled into the "
-       "oil of the state's Mysore soap.",
+       "oil of Mysore Sandal Soap.",
        "Which fragrant wood are the carvers and oil distillers of Mysore in Karnataka famous for?"),
     _f("scent", "citrus", "Eau de Cologne",
        "The original Eau de Cologne, which Johann Maria Farina created in Cologne in 1709, is a fresh citrus "
@@ -259,10 +259,9 @@ FACTS: tuple[Fact, ...] = (
     _f("scent", "green tea", "Eau Parfumee au The Vert",
        "Eau Parfumee au The Vert, composed by Jean-Claude Ellena for Bulgari in 1992, is a fragrance built on "
        "green tea.", "Which tea is the theme of the fragrance Jean-Claude Ellena composed for Bulgari in 1992?"),
-    _f("scent", "cherry blossom", "National Cherry Blossom Festival",
-       "Washington, D.C.'s National Cherry Blossom Festival marks the 1912 gift of some 3,000 cherry trees from "
-       "Tokyo mayor Yukio Ozaki.",
-       "Which blossom does Washington celebrate each spring for the trees Tokyo mayor Yukio Ozaki gave in 1912?"),
+    _f("scent", "cherry blossom", "Jinhae Gunhangje",
+       "The Jinhae Gunhangje, held each spring in Changwon, is South Korea's largest cherry blossom festival.",
+       "Which blossom is celebrated at the Jinhae Gunhangje, held each spring in Changwon, South Korea?"),
     _f("scent", "peony", "Indiana state flower",
        "The peony has been the state flower of Indiana since 1957, when it replaced the zinnia.",
        "Which flower has been the state flower of Indiana since 1957?"),
@@ -376,8 +375,8 @@ FACTS: tuple[Fact, ...] = (
        "Which instrument does Steve Martin play on The Crow, which won the 2010 Grammy for Best Bluegrass Album?"),
     # languages
     _f("language", "spanish", "Languages of Equatorial Guinea",
-       "Spanish is the main official language of Equatorial Guinea, the only country in Africa where it is "
-       "official.", "What is the main official language of Equatorial Guinea?"),
+       "Spanish is the main official language of Equatorial Guinea, the only sovereign state in Africa where it "
+       "is official.", "What is the main official language of Equatorial Guinea?"),
     _f("language", "french", "Waiting for Godot",
        "The Irish writer Samuel Beckett first wrote Waiting for Godot in French, as En attendant Godot, and later "
        "translated it into English himself.",
@@ -410,9 +409,9 @@ FACTS: tuple[Fact, ...] = (
     _f("language", "portuguese", "Blindness (novel)",
        "Jose Saramago, winner of the 1998 Nobel Prize in Literature, wrote Blindness, Ensaio sobre a Cegueira, "
        "in Portuguese.", "In which language did Jose Saramago, the 1998 Nobel laureate, write Blindness?"),
-    _f("language", "arabic", "Cairo Trilogy",
-       "Naguib Mahfouz, the Egyptian winner of the 1988 Nobel Prize in Literature, wrote his Cairo Trilogy in "
-       "Arabic.", "In which language did Naguib Mahfouz, the 1988 Nobel laureate, write his Cairo Trilogy?"),
+    _f("language", "arabic", "Season of Migration to the North",
+       "The Sudanese writer Tayeb Salih wrote his 1966 novel Season of Migration to the North in Arabic.",
+       "In which language did the Sudanese writer Tayeb Salih write Season of Migration to the North?"),
     _f("language", "arabic", "Languages of Chad",
        "Chad has two official languages, French and Arabic.",
        "Besides French, which language is official in Chad?"),
@@ -434,15 +433,16 @@ FACTS: tuple[Fact, ...] = (
     _f("material", "copper", "Chuquicamata",
        "Chuquicamata in northern Chile is one of the largest open-pit copper mines in the world.",
        "Which metal is mined at Chuquicamata in northern Chile, one of the world's largest open-pit mines?"),
-    _f("material", "copper", "Statue of Liberty skin",
-       "The skin of the Statue of Liberty is thin copper sheet, hammered into shape by hand in a Paris workshop.",
-       "Which metal are the hand-hammered sheets of the Statue of Liberty's skin made of?"),
+    _f("material", "copper", "Aes Cyprium",
+       "Copper takes its name from the Latin cuprum, from aes Cyprium, the metal of Cyprus, where the Romans "
+       "mined it.", "Which metal takes its name from the Latin aes Cyprium, the metal of Cyprus?"),
     _f("material", "titanium", "Lockheed SR-71 Blackbird",
        "The airframe of the Lockheed SR-71 Blackbird was built mostly of titanium to withstand the heat of flight "
        "above Mach 3.", "Which metal made up most of the airframe of the Lockheed SR-71 Blackbird?"),
-    _f("material", "titanium", "Guggenheim Museum Bilbao",
-       "Frank Gehry's Guggenheim Museum Bilbao, opened in 1997, is clad in thin titanium panels.",
-       "Which metal clads Frank Gehry's Guggenheim Museum in Bilbao, opened in 1997?"),
+    _f("material", "titanium", "William Gregor",
+       "In 1791 William Gregor, a Cornish clergyman, discovered titanium in a black sand from the Manaccan valley; "
+       "Martin Heinrich Klaproth gave the metal its name in 1795.",
+       "Which metal did the Cornish clergyman William Gregor discover in 1791?"),
     _f("material", "stainless steel", "Harry Brearley",
        "Harry Brearley of Sheffield is credited with inventing stainless steel, his rustless steel, in 1913.",
        "Which alloy is Harry Brearley of Sheffield credited with inventing in 1913?"),
@@ -470,7 +470,7 @@ FACTS: tuple[Fact, ...] = (
        "gold.", "Which pinkish alloy of gold and copper is also known as Russian gold?"),
     _f("material", "gold plated", "Voyager Golden Record",
        "The Voyager Golden Records, carried by Voyager 1 and 2 since 1977, are gold plated copper phonograph "
-       "discs.", "What finish covers the copper discs of the Voyager records launched in 1977?"),
+       "discs.", "What finish covers the copper phonograph records carried by the two Voyager probes?"),
     _f("material", "carbon steel", "Wok",
        "The most common material for modern woks is carbon steel, which is light and takes a seasoning.",
        "What is the most common material for modern woks, prized because it takes a seasoning?"),
