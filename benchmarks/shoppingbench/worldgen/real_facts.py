@@ -1,9 +1,11 @@
-"""Real, well-known and checkable facts for knowledge tasks, as the official set asks them (a painting, a national
-flower, an inventor), each with an answer a catalog value can carry (a colour, a flavour, a scent, a sport...).
+"""Real, checkable facts whose answer is a catalog attribute value (a colour, flavour, scent, sport, instrument,
+language, material or animal a title carries), asked as the official set asks: a specific, less-known detail (a
+year, a prize, a named person, a festival of a town, a club's kit, a novel's language), never schoolbook trivia.
 
 Each fact: the catalog key and value it answers, a document title and the sentence a web page states it in (the
-world's offline corpus carries it, so web_search finds it), and questions in several of the official frames. Only
-facts that standard references agree on.
+world's offline corpus carries it, so web_search finds it), and one or two questions that never name the answer.
+The purchase follows from the key (knowledge.RELATIONS). Only facts that standard references agree on; other values
+of the same key stay out of a statement (or appear in its question) so the answer is the one value the page adds.
 """
 
 from __future__ import annotations
@@ -31,283 +33,500 @@ def _f(key: str, value: str, title: str, statement: str, *questions: str) -> Fac
 
 
 FACTS: tuple[Fact, ...] = (
-    # colours
-    _f("color_family", "red", "Flag of Japan",
-       "The national flag of Japan, the Hinomaru, is a red disc on a plain field.",
-       "What color is the disc on the national flag of Japan?",
-       "Which color is the circle in the middle of Japan's flag, the Hinomaru?"),
-    _f("color_family", "yellow", "Tour de France leader's jersey",
-       "In the Tour de France the rider leading the general classification wears the yellow jersey, the maillot "
-       "jaune.", "What color is the jersey worn by the overall leader of the Tour de France?",
-       "Which color is the maillot jaune of the Tour de France?"),
-    _f("color_family", "pink", "Giro d'Italia leader's jersey",
-       "The leader of the Giro d'Italia general classification wears the maglia rosa, a pink jersey.",
-       "What color is the maglia rosa worn by the leader of the Giro d'Italia?",
-       "In which color is the jersey of the Giro d'Italia's overall leader?"),
-    _f("color_family", "green", "Masters Tournament green jacket",
-       "The winner of the Masters Tournament at Augusta National receives a green jacket.",
-       "What color is the jacket given to the winner of the Masters golf tournament at Augusta?",
-       "Which color is the famous jacket awarded to each Masters champion?"),
-    _f("color_family", "blue", "Flag of Europe",
-       "The flag of the European Union shows a circle of twelve gold stars on a blue field.",
-       "What color is the background of the flag of the European Union?",
-       "On which color field do the twelve stars of the EU flag sit?"),
-    _f("color_family", "purple", "Barney the Dinosaur",
-       "Barney, from the children's television series Barney & Friends, is a purple Tyrannosaurus rex.",
-       "What color is Barney, the dinosaur from the children's show Barney & Friends?",
-       "Which color is the dinosaur Barney from Barney & Friends?"),
-    _f("color_family", "brown", "UPS delivery trucks",
-       "United Parcel Service (UPS) paints its delivery trucks and its drivers' uniforms brown.",
-       "What color are the delivery trucks of United Parcel Service (UPS)?",
-       "Which color is used for UPS package cars and uniforms?"),
-    _f("color_family", "orange", "Golden Gate Bridge",
-       "The Golden Gate Bridge in San Francisco is painted International Orange, an orange chosen to stand out in "
-       "fog.", "What color is the Golden Gate Bridge in San Francisco painted?",
-       "The Golden Gate Bridge is painted in which color, known as International Orange?"),
-    _f("color_family", "orange", "Flight recorder",
-       "Although called black boxes, aircraft flight recorders are painted bright orange so they can be found "
-       "after a crash.", "What color are an airplane's so-called black box flight recorders actually painted?"),
-    _f("color_family", "green", "Statue of Liberty",
-       "The copper skin of the Statue of Liberty has weathered to a green patina.",
-       "What color is the Statue of Liberty today, after its copper skin weathered?"),
-    _f("color_family", "white", "Flag of Japan field",
-       "The national flag of Japan has a white rectangular field with a crimson disc at its center.",
-       "What is the color of the field (the background) of Japan's national flag?"),
-    _f("color_family", "grey", "Eeyore",
-       "Eeyore, the gloomy donkey friend of Winnie-the-Pooh in A. A. Milne's stories, is a grey stuffed donkey.",
-       "What color is Eeyore, the donkey from Winnie-the-Pooh?"),
-    _f("color_family", "black", "Piano keyboard",
-       "On a standard piano keyboard the sharps and flats are the 36 raised black keys.",
-       "What color are the keys for the sharps and flats on a standard piano?"),
-    _f("color_family", "yellow", "New York City taxicab",
-       "New York City's medallion taxicabs are painted yellow, giving them their name of yellow cabs.",
-       "What color are New York City's medallion taxis painted?"),
-    _f("color_family", "black", "Jolly Roger", "The Jolly Roger, the pirate flag, shows a white skull and "
-       "crossbones on a black field.", "What color is the field of the Jolly Roger, the skull and crossbones "
-       "pirate flag?"),
-    _f("color_family", "white", "Cliffs of Dover", "The cliffs of Dover on the English coast are white because "
-       "they are made of chalk.", "What color are the chalk cliffs of Dover in England?"),
-    _f("color_family", "red", "London buses", "London's double-decker buses, like the Routemaster, are painted "
-       "red.", "What color are London's double-decker buses?"),
-    _f("color_family", "blue", "The Smurfs", "The Smurfs, created by the Belgian cartoonist Peyo, are small "
-       "blue creatures.", "What color are the Smurfs created by the cartoonist Peyo?"),
-    _f("color_family", "pink", "Peppa Pig", "Peppa Pig, the British cartoon character, is a pink pig.",
-       "What color is Peppa Pig, the British cartoon character?"),
-    _f("color_family", "purple", "Tyrian purple", "Tyrian purple, a dye made from sea snails, colored the robes "
-       "of Roman emperors.", "Which color was the sea-snail dye of Roman emperors' robes, named after Tyre?"),
-    _f("color_family", "grey", "African elephant", "The African elephant, the largest land animal, has thick grey "
-       "skin.", "What color is the skin of the African elephant, the largest land animal?"),
-    _f("color_family", "brown", "Kiwifruit", "The kiwifruit has a fuzzy brown skin over bright green flesh.",
-       "What color is the fuzzy skin of a kiwifruit?"),
-    _f("color_family", "brown", "Kodiak bear", "The Kodiak bear of Alaska's Kodiak Archipelago is the largest "
-       "subspecies of the brown bear; its fur is brown.", "What color is the fur of the Kodiak bear of Alaska?"),
-    # flavours
-    _f("flavor", "ube", "Ube halaya", "Ube halaya is a Filipino jam made from ube, the purple yam.",
-       "Which purple yam is Filipino halaya made from?", "What is the purple yam of Filipino desserts called?"),
-    _f("flavor", "matcha", "Japanese tea ceremony",
-       "The Japanese tea ceremony, chanoyu, prepares matcha, a powdered green tea whisked with hot water.",
-       "What is the powdered tea prepared in the Japanese tea ceremony called?",
-       "Which powdered green tea is whisked in chanoyu, the Japanese tea ceremony?"),
-    _f("flavor", "calamansi", "Philippine lime", "Calamansi, the Philippine lime, is a small citrus squeezed over "
-       "pancit and used in juice.", "Which small citrus fruit, also called the Philippine lime, is squeezed over "
-       "pancit?"),
-    _f("flavor", "hazelnut", "Nutella", "Nutella is a sweetened spread of hazelnut and cocoa first sold by Ferrero "
-       "in 1964.", "Which nut is combined with cocoa in Nutella?", "What nut gives Ferrero's Nutella spread its "
-       "taste?"),
-    _f("flavor", "durian", "King of fruits", "The durian, called the king of fruits in Southeast Asia, is banned "
-       "on Singapore's public transport because of its strong smell.",
-       "Which fruit, called the king of fruits, is banned on Singapore's trains for its smell?"),
-    _f("flavor", "mango", "National fruit of the Philippines", "The mango is the national fruit of the "
-       "Philippines.", "What is the national fruit of the Philippines?"),
-    _f("flavor", "coconut", "Buko", "Buko is the Filipino word for a young coconut, whose water and soft meat are "
-       "used in buko pie.", "What fruit is buko, the filling of the Filipino buko pie?"),
-    _f("flavor", "vanilla", "Vanilla orchid", "Vanilla comes from the seed pods of an orchid; its name comes from "
-       "the Spanish vainilla, little pod.", "Which flavor comes from the seed pods of an orchid and is named after "
-       "the Spanish word for 'little pod'?"),
-    _f("flavor", "chocolate", "Sachertorte", "The Sachertorte is a Viennese chocolate cake with apricot jam, "
-       "created by Franz Sacher in 1832.", "What flavor is the Viennese Sachertorte cake?"),
-    _f("flavor", "strawberry", "Fruit with seeds outside", "The strawberry is the only common fruit that carries "
-       "its seeds on the outside.", "Which fruit is famous for carrying its seeds on the outside?"),
-    _f("flavor", "ginger", "Salabat", "Salabat is a Filipino hot drink brewed from ginger root.",
-       "Which root is brewed into salabat, the Filipino hot drink?"),
-    _f("flavor", "lemon", "Limoncello", "Limoncello is an Italian liqueur made from lemon zest.",
-       "Which fruit's zest is limoncello, the Italian liqueur, made from?"),
-    _f("flavor", "mint", "Mojito", "A mojito is a Cuban cocktail of rum, lime, sugar, soda water and mint.",
-       "Which herb is muddled with lime in a Cuban mojito?"),
-    _f("flavor", "chamomile", "The Tale of Peter Rabbit", "In Beatrix Potter's The Tale of Peter Rabbit, "
-       "Peter's mother puts him to bed with a dose of chamomile tea.",
-       "What tea did Peter Rabbit's mother give him at the end of Beatrix Potter's The Tale of Peter Rabbit?"),
-    _f("flavor", "lemongrass", "Tom yum", "Tom yum, the Thai hot and sour soup, gets its citrus aroma from "
-       "lemongrass.", "Which grass gives the Thai soup tom yum its citrus aroma?"),
-    _f("flavor", "cheese", "Roquefort", "Roquefort is a blue cheese made from sheep's milk in the south of "
-       "France.", "What kind of food is Roquefort from the south of France?"),
-    _f("flavor", "salmon", "Lox", "Lox is a fillet of brined salmon, served on bagels with cream cheese.",
-       "Which fish is lox, the bagel topping, made from?"),
-    _f("flavor", "lamb", "Young sheep meat", "Lamb is the meat of a sheep less than a year old; older sheep give "
-       "mutton.", "What is the meat of a sheep younger than one year called?"),
-    _f("flavor", "chicken", "Tinola", "Tinola is a Filipino soup of chicken with ginger and green papaya.",
-       "Which meat is cooked with ginger and green papaya in the Filipino soup tinola?"),
-    _f("flavor", "beef", "Bulalo", "Bulalo is a Filipino soup from Batangas made of beef shank and bone marrow.",
-       "What meat is the Batangas soup bulalo made with?"),
-    _f("flavor", "liver", "Foie gras", "Foie gras is the fattened liver of a duck or goose.",
-       "Which organ of a duck or goose is foie gras made from?"),
-    _f("flavor", "peach", "Peach State", "The US state of Georgia is nicknamed the Peach State.",
-       "Which fruit gives the US state of Georgia its nickname?"),
-    _f("flavor", "honey", "Honeybee", "Honeybees make honey from flower nectar and store it in wax combs.",
-       "What food do honeybees make from flower nectar?"),
-    _f("flavor", "caramel", "Caramelization", "Caramel is sugar heated until it melts and turns brown.",
-       "What is sugar called once it is heated until it melts and turns brown?"),
-    _f("flavor", "green tea", "Unoxidized tea", "Green tea is made from tea leaves that are not oxidized, unlike "
-       "black tea.", "Which tea, unlike black tea, is made from leaves that are not oxidized?"),
-    _f("flavor", "jasmine", "Mo li hua cha", "Mo li hua cha, the Chinese scented tea, is flavored with jasmine "
-       "blossoms.", "Which flower's blossoms scent the Chinese tea mo li hua cha?"),
+    # colors (color_family)
+    _f("color_family", "red", "Vuelta a Espana leader's jersey",
+       "Since 2010 the leader of the general classification of the Vuelta a Espana wears the red jersey, la roja.",
+       "Since 2010, what color is the jersey worn by the overall leader of the Vuelta a Espana?"),
+    _f("color_family", "red", "Flag of Kyrgyzstan",
+       "The flag of Kyrgyzstan has a red field with a sun of forty rays, one for each of the forty Kyrgyz tribes, "
+       "and a tunduk, the crown of a yurt, at its center.",
+       "What color is the field of the flag of Kyrgyzstan, behind its sun of forty rays?"),
+    _f("color_family", "yellow", "L'Auto",
+       "L'Auto, the Paris sports newspaper that organized the Tour de France, was printed on yellow paper, which "
+       "gave the race leader's jersey, first worn in 1919, its color.",
+       "On what color paper was L'Auto, the newspaper that organized the early Tour de France, printed?"),
+    _f("color_family", "yellow", "Flag of Vatican City",
+       "The flag of Vatican City has two vertical bands: a yellow band at the hoist and a white band bearing the "
+       "crossed keys of Saint Peter under the papal tiara.",
+       "What color is the band at the hoist of the flag of Vatican City, beside the white band with the keys?"),
+    _f("color_family", "pink", "La Gazzetta dello Sport",
+       "La Gazzetta dello Sport, the Milan daily that founded the Giro d'Italia in 1909, is printed on pink paper, "
+       "the color of the race leader's maglia rosa.",
+       "On what color paper is La Gazzetta dello Sport, the daily that founded the Giro d'Italia, printed?"),
+    _f("color_family", "pink", "Juventus FC early kit",
+       "Juventus played in pink shirts until 1903, when the Turin club adopted the striped shirts of the English "
+       "club Notts County.",
+       "What color were the first shirts of Juventus, worn until the Turin club took Notts County's stripes in "
+       "1903?"),
+    _f("color_family", "green", "Flag of Libya (1977-2011)",
+       "From 1977 to 2011, under Muammar Gaddafi, the flag of Libya was a plain green field with no emblem or "
+       "design.", "What single color made up the flag of Libya under Muammar Gaddafi from 1977 to 2011?"),
+    _f("color_family", "blue", "Flag of Nauru",
+       "The flag of Nauru has a blue field crossed by a narrow stripe for the Equator, with a twelve-pointed star "
+       "for the island's twelve original tribes.",
+       "What color is the field of the flag of Nauru, with its yellow stripe and white twelve-pointed star?"),
+    _f("color_family", "navy blue", "Tottenham Hotspur kit",
+       "Tottenham Hotspur, the north London football club nicknamed Spurs, play at home in white shirts and navy "
+       "blue shorts.",
+       "What color are the shorts worn with the white shirts of Tottenham Hotspur's home kit?"),
+    _f("color_family", "grey", "Manchester United grey kit",
+       "In April 1996 Manchester United, 3-0 down at Southampton's ground The Dell, changed out of their grey away "
+       "kit at half-time; Alex Ferguson said the players could not pick each other out.",
+       "What color was the away kit Manchester United changed out of at half-time at Southampton in April 1996?"),
+    _f("color_family", "brown", "Pullman brown",
+       "UPS paints its delivery trucks Pullman brown, a shade named after the Pullman railroad sleeping cars.",
+       "Which color, named after the Pullman railroad sleeping cars, are UPS delivery trucks painted?"),
+    _f("color_family", "brown", "Kodokan judo grades",
+       "In Kodokan judo the adult kyu grades just below the first-dan black belt wear the brown belt.",
+       "In Kodokan judo, what color is the belt of the kyu grades just below the first-dan black belt?"),
+    _f("color_family", "beige", "Beige (color)",
+       "Beige takes its name from a French word for wool cloth left undyed, in its natural color.",
+       "Which color takes its name from the French word for wool cloth left undyed, in its natural shade?"),
+    _f("color_family", "orange", "Irving Morrow",
+       "The consulting architect Irving Morrow chose International Orange for the Golden Gate Bridge, a color "
+       "that stands out in the fog and suits the hills around it.",
+       "Which color did the consulting architect Irving Morrow choose for San Francisco's Golden Gate Bridge?"),
+    _f("color_family", "white", "Tour de France young rider classification",
+       "The best young rider of the Tour de France, the best-placed rider aged 25 or under, wears the white jersey.",
+       "What color is the jersey of the best young rider in the Tour de France?"),
+    _f("color_family", "black", "Olympic rings",
+       "In the Olympic rings Pierre de Coubertin designed in 1913, the top row is blue, black and red, with the black "
+       "ring in the middle.",
+       "What color is the middle ring of the top row, between blue and red, of the Olympic rings Pierre de "
+       "Coubertin designed?"),
+    _f("color_family", "purple", "Flag of Dominica",
+       "The flag of Dominica shows a Sisserou parrot, and thanks to its plumage it is one of only two national "
+       "flags with the color purple; Nicaragua's is the other.",
+       "Which color, in the Sisserou parrot on its flag, makes Dominica's flag one of only two national flags "
+       "to carry it?"),
+    _f("color_family", "purple", "ACF Fiorentina",
+       "ACF Fiorentina, the football club of Florence, plays in purple and is nicknamed La Viola.",
+       "In what color do Fiorentina, the football club of Florence, play their home games?"),
+    # flavors
+    _f("flavor", "mango", "Manggahan Festival",
+       "Guimaras, an island province of the Philippines, is famous for its sweet mango and celebrates the fruit "
+       "each year with the Manggahan Festival.",
+       "Which fruit does the Philippine island province of Guimaras celebrate each year at its Manggahan Festival?"),
+    _f("flavor", "ube", "Good Shepherd Convent, Baguio",
+       "The Good Shepherd Convent in Baguio is famous for its ube jam, made from purple yam by the sisters and "
+       "bought by visitors as pasalubong.",
+       "Which purple yam jam is the Good Shepherd Convent in Baguio famous for?"),
+    _f("flavor", "calamansi", "Citrus microcarpa",
+       "Calamansi (Citrus microcarpa), the small Philippine lime, is squeezed over pancit and used in juice.",
+       "What is the Filipino name of Citrus microcarpa, the small lime squeezed over pancit?"),
+    _f("flavor", "coconut", "Buko pie of Los Banos",
+       "Los Banos in Laguna is famous for buko pie, a pie filled with the soft meat of young coconut.",
+       "Which fruit fills the buko pie for which Los Banos in Laguna is famous?"),
+    _f("flavor", "chocolate", "Sachertorte",
+       "The Sachertorte, a chocolate cake with apricot jam, was created in Vienna in 1832 by the 16-year-old Franz "
+       "Sacher for Prince Metternich.",
+       "What flavor is the cake that 16-year-old Franz Sacher created for Prince Metternich in 1832?"),
+    _f("flavor", "vanilla", "Edmond Albius",
+       "In 1841 Edmond Albius, a 12-year-old enslaved boy on Reunion, devised the quick way of hand-pollinating "
+       "the vanilla orchid that growers still use.",
+       "Which orchid did the 12-year-old Edmond Albius learn to hand-pollinate on Reunion in 1841?"),
+    _f("flavor", "strawberry", "Amedee-Francois Frezier",
+       "In 1714 the French engineer Amedee-Francois Frezier brought plants of the Chilean strawberry from Chile "
+       "to France; crossed with a North American species, it gave the modern garden fruit.",
+       "Which fruit's Chilean plants did the engineer Amedee-Francois Frezier bring to France in 1714?"),
+    _f("flavor", "caramel", "Millionaire's shortbread",
+       "Millionaire's shortbread is a bar of shortbread topped with a layer of caramel and then chocolate.",
+       "What layer lies between the shortbread base and the chocolate top of millionaire's shortbread?"),
+    _f("flavor", "caramel", "Leche flan",
+       "Leche flan, the Filipino custard of egg yolks and condensed milk, is steamed in a llanera lined with "
+       "caramel, which becomes its glossy top.",
+       "What lines the llanera mold and becomes the glossy top of a Filipino leche flan?"),
+    _f("flavor", "hazelnut", "Gianduja",
+       "Gianduja, a sweet of Turin, is chocolate blended with hazelnut paste; confectioners stretched scarce cocoa "
+       "with the nuts of Piedmont.",
+       "Which nut paste is blended with chocolate in gianduja, the sweet of Turin?"),
+    _f("flavor", "matcha", "Uji tea",
+       "Uji, near Kyoto, is one of Japan's oldest tea districts and is best known for its matcha, the powdered "
+       "tea whisked in the tea ceremony.",
+       "Which powdered tea of the Japanese tea ceremony is the city of Uji, near Kyoto, best known for?"),
+    _f("flavor", "barbecue", "Memphis in May",
+       "The Memphis in May festival hosts the World Championship Barbecue Cooking Contest on the banks of the "
+       "Mississippi in Memphis, Tennessee.",
+       "What style of cooking is judged at the world championship contest of the Memphis in May festival?"),
+    _f("flavor", "cheese", "Kesong puti",
+       "Kesong puti is a soft white cheese made from carabao's milk, a specialty of Laguna and Bulacan.",
+       "What kind of food is kesong puti, made from carabao's milk in Laguna?"),
+    _f("flavor", "sour cream", "Smetana",
+       "Smetana, the sour cream of Eastern Europe, is spooned onto Ukrainian borscht and Russian pelmeni.",
+       "What is smetana, the dairy topping spooned onto Ukrainian borscht, called in English?"),
+    _f("flavor", "salted egg", "Itlog na maalat",
+       "Itlog na maalat, the Filipino salted egg, is a duck egg cured in brine or in salted clay and dyed red.",
+       "What is itlog na maalat, the red-dyed duck egg of Filipino cooking, called in English?"),
+    _f("flavor", "honey", "Manuka honey",
+       "Manuka honey is made by bees from the nectar of New Zealand's manuka tree and is often graded by its UMF "
+       "rating.", "What food do bees make from the nectar of New Zealand's manuka tree, often graded by a UMF rating?"),
+    _f("flavor", "ginger", "Gari",
+       "Gari, the pink or pale pickled slices served with sushi, is young ginger marinated in sugar and vinegar.",
+       "What is gari, the pickled slices served with sushi, made from?"),
+    _f("flavor", "pandan", "Pandan cake",
+       "Pandan cake, a light green chiffon cake flavored with the juice of pandan leaves, is a favorite in "
+       "Singapore, Malaysia and Indonesia.",
+       "Which leaf gives the light green chiffon cake of Singapore and Malaysia its color and fragrance?"),
+    _f("flavor", "durian", "Esplanade - Theatres on the Bay",
+       "Singapore's Esplanade - Theatres on the Bay, opened in 2002, is nicknamed the durian for its spiky "
+       "domes.", "Which fruit gave Singapore's Esplanade theatres their nickname, for their spiky domes?"),
+    _f("flavor", "lemon", "Fete du Citron",
+       "Menton on the French Riviera holds the Fete du Citron every February, with floats and sculptures built of "
+       "lemon and orange fruit.",
+       "Which fruit does Menton on the French Riviera celebrate at its festival every February?"),
+    _f("flavor", "peach", "Peach Melba",
+       "Auguste Escoffier created the peach Melba at the Savoy Hotel in London in honour of the Australian "
+       "soprano Nellie Melba.",
+       "Which fruit is the star of the dessert Auguste Escoffier created at the Savoy for soprano Nellie Melba?"),
+    _f("flavor", "jasmine", "Fuzhou jasmine tea",
+       "Fuzhou in Fujian province is known as the birthplace of jasmine tea, scented with fresh jasmine blossoms "
+       "picked in summer.", "Which flower scents the famous tea of Fuzhou in China's Fujian province?"),
+    _f("flavor", "green tea", "Longjing tea",
+       "Longjing, or Dragon Well, grown around West Lake in Hangzhou, is a pan-roasted green tea.",
+       "What type of tea is Longjing, the Dragon Well tea of Hangzhou's West Lake?"),
+    _f("flavor", "chamomile", "The Tale of Peter Rabbit",
+       "In Beatrix Potter's The Tale of Peter Rabbit, Peter's mother puts him to bed with a dose of chamomile tea.",
+       "What tea did Peter's mother give him at bedtime in Beatrix Potter's The Tale of Peter Rabbit?"),
+    _f("flavor", "mint", "Mint julep",
+       "The mint julep, bourbon with sugar and crushed mint over ice, is the traditional drink of the Kentucky "
+       "Derby at Churchill Downs.",
+       "Which herb goes into the julep, the traditional drink of the Kentucky Derby at Churchill Downs?"),
+    _f("flavor", "lemongrass", "Cebu lechon",
+       "Cebu lechon is stuffed with lemongrass, called tanglad, with garlic and spring onions, so it is usually "
+       "eaten without sauce.", "What aromatic grass, tanglad in Filipino, is stuffed into Cebu's lechon?"),
+    _f("flavor", "beef", "Matsusaka",
+       "Matsusaka in Mie Prefecture is famous for Matsusaka beef, one of Japan's most prized brands of wagyu.",
+       "Which meat is the city of Matsusaka in Mie Prefecture famous for?"),
+    _f("flavor", "chicken", "Noli Me Tangere tinola",
+       "In chapter 3 of Jose Rizal's Noli Me Tangere, Capitan Tiago's guests are served a tinola of chicken, and "
+       "Padre Damaso finds only the neck and a wing in his bowl.",
+       "Which meat was in the tinola at Capitan Tiago's dinner in Rizal's Noli Me Tangere, where Padre Damaso got "
+       "the neck and a wing?"),
+    _f("flavor", "chicken", "Bacolod inasal",
+       "Bacolod in Negros Occidental is famous for its chicken inasal, marinated and grilled over charcoal.",
+       "Which meat is grilled as the inasal for which Bacolod in Negros Occidental is famous?"),
+    _f("flavor", "lamb", "Kleftiko",
+       "Kleftiko is a Greek dish of lamb slow-baked in a sealed pot, named after the klephts, mountain bandits "
+       "who cooked in hidden pits.", "Which meat is slow-baked in the Greek dish kleftiko, named after the klephts?"),
+    _f("flavor", "salmon", "Gravlax",
+       "Gravlax is a Nordic dish of raw salmon cured with salt, sugar and dill.",
+       "Which fish is cured with salt, sugar and dill to make Nordic gravlax?"),
+    _f("flavor", "liver", "Lechon sauce",
+       "The traditional Filipino sarsa for lechon is made from mashed liver, usually pork, with vinegar, sugar and "
+       "breadcrumbs.",
+       "What organ meat is the base of the traditional Filipino sarsa served with lechon?"),
+    _f("flavor", "bacon", "Pancetta",
+       "Pancetta is Italian bacon: pork belly cured with salt, pepper and spices.",
+       "What is pancetta, the cured pork belly of Italian cooking, called in English?"),
     # scents
-    _f("scent", "citrus", "Citrus fruits", "Lemons, limes, oranges and grapefruit all belong to the citrus "
-       "family.", "To which fruit family do lemons, limes and oranges belong?"),
-    _f("scent", "green tea", "Unoxidized tea leaves", "Green tea is made from tea leaves that are not oxidized, "
-       "unlike black tea.", "Which tea, unlike black tea, is made from leaves that are not oxidized?"),
-    _f("scent", "sampaguita", "National flower of the Philippines", "The sampaguita (Arabian jasmine) is the "
-       "national flower of the Philippines, declared in 1934.", "What is the national flower of the Philippines?",
-       "Which flower did the Philippines declare its national flower in 1934?"),
-    _f("scent", "jasmine", "National flower of Pakistan", "The jasmine (chambeli) is the national flower of "
-       "Pakistan.", "What is the national flower of Pakistan?"),
-    _f("scent", "lavender", "Valensole plateau", "Every summer the lavender fields of the Valensole plateau in "
-       "Provence bloom purple.", "Which flower covers the fields of the Valensole plateau in Provence each "
-       "summer?"),
-    _f("scent", "rose", "National flower of England", "The rose, as the Tudor rose, is the national flower of "
-       "England.", "What is the national flower of England?"),
-    _f("scent", "cherry blossom", "Hanami", "Hanami is the Japanese custom of viewing the cherry blossom (sakura) "
-       "in spring.", "Which blossom do the Japanese admire during hanami in spring?"),
-    _f("scent", "orchid", "Vanda Miss Joaquim", "Vanda Miss Joaquim, Singapore's national flower, is a hybrid "
-       "orchid.", "What kind of flower is Vanda Miss Joaquim, the national flower of Singapore?"),
-    _f("scent", "gardenia", "Billie Holiday", "The jazz singer Billie Holiday wore a white gardenia in her hair "
-       "on stage.", "Which flower did Billie Holiday famously wear in her hair?"),
-    _f("scent", "peony", "Indiana state flower", "The peony has been the state flower of Indiana since 1957.",
-       "What is the state flower of Indiana?"),
-    _f("scent", "eucalyptus", "Koala diet", "Koalas feed almost only on eucalyptus leaves.",
-       "Which tree's leaves are nearly the only food of koalas?"),
-    _f("scent", "sandalwood", "Mysore", "Mysore in Karnataka, India, is famous for its sandalwood, carved and "
-       "distilled into oil.", "Which fragrant wood is the Indian city of Mysore famous for?"),
-    _f("scent", "ylang-ylang", "Ilang-ilang", "Ylang-ylang, a tropical flower used in perfumery, takes its name "
-       "from the Tagalog ilang-ilang.", "Which perfume flower takes its name from the Tagalog word ilang-ilang?"),
-    _f("scent", "vanilla", "Vanilla orchid pods", "Vanilla is the cured seed pod of an orchid native to Mexico.",
-       "Which scent comes from the cured seed pods of an orchid native to Mexico?"),
-    _f("scent", "lemongrass", "Tom yum aroma", "Tom yum, the Thai hot and sour soup, gets its citrus aroma from "
-       "lemongrass.", "Which grass gives the Thai soup tom yum its citrus aroma?"),
+    _f("scent", "lavender", "Senanque Abbey",
+       "The Cistercian Abbaye Notre-Dame de Senanque near Gordes in Provence is famous for the lavender that "
+       "blooms in the fields in front of it each summer.",
+       "Which flower blooms each summer in the fields in front of Senanque Abbey near Gordes?"),
+    _f("scent", "jasmine", "Mo Li Hua",
+       "Mo Li Hua is a Chinese folk song about the jasmine flower; Giacomo Puccini used its melody in his opera "
+       "Turandot.", "Which flower is the Chinese folk song Mo Li Hua, whose tune Puccini used in Turandot, about?"),
+    _f("scent", "jasmine", "Tunisian Revolution",
+       "The Tunisian Revolution of 2010-2011 is often called the Jasmine Revolution, after the country's national "
+       "flower.", "Which flower gave its name to the Tunisian Revolution of 2010-2011?"),
+    _f("scent", "sampaguita", "Proclamation No. 652",
+       "In 1934 Governor-General Frank Murphy proclaimed the sampaguita (Jasminum sambac) the national flower of "
+       "the Philippines.",
+       "Which flower did Governor-General Frank Murphy proclaim the national flower of the Philippines in 1934?"),
+    _f("scent", "rose", "Rose Valley of Kazanlak",
+       "The valley around Kazanlak in Bulgaria, the Rose Valley, distills much of the world's rose oil and holds "
+       "a Rose Festival each June.",
+       "Which flower is distilled into oil in Bulgaria's valley around Kazanlak, which holds a festival for it "
+       "each June?"),
+    _f("scent", "vanilla", "Shalimar",
+       "Shalimar, the perfume Jacques Guerlain created in 1925, is famous for its rich vanilla base.",
+       "Which note is the base of Jacques Guerlain's 1925 perfume Shalimar famous for?"),
+    _f("scent", "sandalwood", "Mysore",
+       "Mysore in Karnataka is famous for its sandalwood, carved into boxes and figures and distilled into the "
+       "oil of Mysore Sandal Soap.",
+       "Which fragrant wood are the carvers and oil distillers of Mysore in Karnataka famous for?"),
+    _f("scent", "citrus", "Eau de Cologne",
+       "The original Eau de Cologne, which Johann Maria Farina created in Cologne in 1709, is a fresh citrus "
+       "fragrance of bergamot and other fruit.",
+       "What kind of fragrance, built on bergamot, is the Eau de Cologne Johann Maria Farina created in 1709?"),
+    _f("scent", "eucalyptus", "Blue Mountains",
+       "The blue haze of the Blue Mountains west of Sydney comes from droplets of oil given off by the eucalyptus "
+       "forests.", "Which trees give off the oil behind the blue haze of the Blue Mountains west of Sydney?"),
+    _f("scent", "ylang-ylang", "Cananga odorata",
+       "Ylang-ylang (Cananga odorata), a tropical flower grown for perfumery, takes its name from the Tagalog "
+       "ilang-ilang; the Comoros are among its largest producers.",
+       "Which perfume flower, Cananga odorata, takes its name from a Tagalog word?"),
+    _f("scent", "green tea", "Eau Parfumee au The Vert",
+       "Eau Parfumee au The Vert, composed by Jean-Claude Ellena for Bulgari in 1992, is a fragrance built on "
+       "green tea.", "Which tea is the theme of the fragrance Jean-Claude Ellena composed for Bulgari in 1992?"),
+    _f("scent", "cherry blossom", "Jinhae Gunhangje",
+       "The Jinhae Gunhangje, held each spring in Changwon, is South Korea's largest cherry blossom festival.",
+       "Which blossom is celebrated at the Jinhae Gunhangje, held each spring in Changwon, South Korea?"),
+    _f("scent", "peony", "Indiana state flower",
+       "The peony has been the state flower of Indiana since 1957, when it replaced the zinnia.",
+       "Which flower has been the state flower of Indiana since 1957?"),
+    _f("scent", "lemongrass", "Cochin grass",
+       "Cymbopogon flexuosus, also called Cochin grass or Malabar grass, is East Indian lemongrass, grown in Kerala "
+       "and distilled into an oil for soaps and perfumes.",
+       "What is the aromatic grass Cymbopogon flexuosus, also called Cochin grass or Malabar grass, known as?"),
+    _f("scent", "gardenia", "Billie Holiday",
+       "The jazz singer Billie Holiday wore a white gardenia in her hair on stage as her trademark.",
+       "Which flower did Billie Holiday wear in her hair on stage as her trademark?"),
+    _f("scent", "orchid", "Vanda Miss Joaquim",
+       "Vanda Miss Joaquim, a hybrid orchid bred by Agnes Joaquim in Singapore in 1893, became Singapore's national "
+       "flower in 1981.",
+       "What kind of flower did Agnes Joaquim breed in Singapore in 1893, later named the national flower?"),
+    _f("scent", "orchid", "Waling-waling",
+       "The waling-waling (Vanda sanderiana), called the queen of Philippine orchids, grows wild on Mindanao.",
+       "What kind of flower is the waling-waling, which grows wild on Mindanao?"),
     # sports
-    _f("sport", "basketball", "James Naismith", "James Naismith invented basketball in 1891 in Springfield, "
-       "Massachusetts.", "Which sport did James Naismith invent in 1891?",
-       "What sport was invented by James Naismith in Springfield, Massachusetts?"),
-    _f("sport", "volleyball", "William G. Morgan", "William G. Morgan invented volleyball in 1895, first calling it "
-       "Mintonette.", "Which sport did William G. Morgan invent in 1895 under the name Mintonette?"),
-    _f("sport", "badminton", "Badminton House", "Badminton takes its name from Badminton House, the Duke of "
-       "Beaufort's country house in Gloucestershire.", "Which racket sport is named after the Duke of "
-       "Beaufort's country house in Gloucestershire?"),
-    _f("sport", "tennis", "Wimbledon Championships", "The Wimbledon Championships, played on grass in London, are "
-       "the oldest tennis tournament in the world.", "Which sport is played at the Wimbledon Championships?"),
-    _f("sport", "football", "FIFA World Cup", "The FIFA World Cup is the international championship of "
-       "association football, first held in Uruguay in 1930.", "Which sport's world champion does the FIFA "
-       "World Cup decide?"),
-    _f("sport", "table tennis", "Ping-pong", "Table tennis is also known as ping-pong.",
-       "Which sport is also known as ping-pong?"),
-    _f("sport", "futsal", "Juan Carlos Ceriani", "Juan Carlos Ceriani devised futsal, an indoor five-a-side "
-       "football, in Montevideo in 1930.", "Which indoor five-a-side sport did Juan Carlos Ceriani devise in "
-       "Montevideo in 1930?"),
-    _f("sport", "squash", "Harrow School", "Squash was invented at Harrow School in England around 1830.",
-       "Which racket sport was invented at Harrow School around 1830?"),
-    _f("sport", "basketball", "National Basketball Association", "The National Basketball Association (NBA) is "
-       "the professional basketball league of North America.", "Which sport is played in the NBA?"),
-    _f("sport", "tennis", "Roland Garros", "Roland Garros in Paris hosts the French Open, the clay-court tennis "
-       "Grand Slam.", "Which sport's French Open is played at Roland Garros in Paris?"),
+    _f("sport", "basketball", "Tim Duncan",
+       "Tim Duncan swam competitively on Saint Croix until Hurricane Hugo destroyed the island's only Olympic-size "
+       "pool in 1989; he then took up basketball and became a five-time NBA champion.",
+       "Which sport did Tim Duncan take up after Hurricane Hugo destroyed Saint Croix's Olympic-size pool in 1989?"),
+    _f("sport", "basketball", "Philippine Basketball Association",
+       "The PBA, founded in 1975, is the first professional basketball league in Asia.",
+       "Which sport is played in the PBA, founded in 1975 as the first professional league in Asia?"),
+    _f("sport", "volleyball", "William G. Morgan",
+       "William G. Morgan devised volleyball at the YMCA in Holyoke, Massachusetts, in 1895 and first called it "
+       "Mintonette.",
+       "Which sport did William G. Morgan devise at the Holyoke YMCA in 1895 under the name Mintonette?"),
+    _f("sport", "volleyball", "Karch Kiraly",
+       "Karch Kiraly is the only player to win Olympic gold in volleyball both indoors (1984, 1988) and on the "
+       "beach (1996).",
+       "In which sport did Karch Kiraly win Olympic gold both indoors and on the beach?"),
+    _f("sport", "badminton", "Badminton House",
+       "Badminton takes its name from Badminton House, the Duke of Beaufort's country house in Gloucestershire.",
+       "Which racket sport is named after the Duke of Beaufort's country house in Gloucestershire?"),
+    _f("sport", "badminton", "Lin Dan",
+       "China's Lin Dan won the Olympic men's singles title in badminton at Beijing 2008 and London 2012.",
+       "In which sport did China's Lin Dan win the Olympic men's singles title in 2008 and 2012?"),
+    _f("sport", "tennis", "Walter Clopton Wingfield",
+       "In 1874 Major Walter Clopton Wingfield patented a game he called sphairistike, an early form of lawn "
+       "tennis.", "Which sport did Major Walter Clopton Wingfield patent in 1874 under the name sphairistike?"),
+    _f("sport", "tennis", "Althea Gibson",
+       "In 1956 Althea Gibson won the French Championships, the first Black player to win a Grand Slam title in "
+       "tennis; she later played professional golf.",
+       "In which sport did Althea Gibson become the first Black player to win a Grand Slam title, in 1956?"),
+    _f("sport", "football", "Azkals",
+       "The Philippines national football team is nicknamed the Azkals, from askal, the Filipino word for a street "
+       "dog.", "Which sport does the Philippine national team nicknamed the Azkals play?"),
+    _f("sport", "table tennis", "Ping-pong diplomacy",
+       "At the 1971 World Table Tennis Championships in Nagoya the American Glenn Cowan met China's Zhuang Zedong, "
+       "which led to the US team's visit to China.",
+       "At which sport's 1971 world championships in Nagoya did Glenn Cowan meet Zhuang Zedong?"),
+    _f("sport", "squash", "Jahangir Khan",
+       "Pakistan's Jahangir Khan went unbeaten in squash for 555 matches between 1981 and 1986.",
+       "In which sport did Pakistan's Jahangir Khan go unbeaten for 555 matches in the 1980s?"),
+    _f("sport", "handball", "Nikola Karabatic",
+       "France's Nikola Karabatic won Olympic gold in handball in 2008 and 2012 and several world titles.",
+       "In which sport did France's Nikola Karabatic win Olympic gold in 2008 and 2012?"),
+    _f("sport", "futsal", "Juan Carlos Ceriani",
+       "Juan Carlos Ceriani devised futsal, an indoor five-a-side football, at a YMCA in Montevideo in 1930.",
+       "Which indoor five-a-side form of football did Juan Carlos Ceriani devise in Montevideo in 1930?"),
+    _f("sport", "futsal", "Falcao",
+       "Falcao, the Brazilian Alessandro Rosa Vieira, is widely regarded as the greatest futsal player of all "
+       "time.", "In which indoor sport is the Brazilian Alessandro Rosa Vieira, known as Falcao, a legend?"),
     # instruments
-    _f("instrument", "guitar", "Andres Segovia", "Andres Segovia, the Spanish virtuoso, brought the classical "
-       "guitar to the concert hall.", "Which instrument did the Spanish virtuoso Andres Segovia play?"),
-    _f("instrument", "violin", "Niccolo Paganini", "Niccolo Paganini was an Italian virtuoso of the violin.",
-       "Which instrument did the virtuoso Niccolo Paganini play?"),
-    _f("instrument", "cello", "Yo-Yo Ma", "Yo-Yo Ma is an American cellist, one of the best-known players of the "
-       "cello.", "What instrument does Yo-Yo Ma play?", "Which instrument is Yo-Yo Ma famous for playing?"),
-    _f("instrument", "viola", "Alto of the violin family", "The viola is the alto voice of the violin family, "
-       "slightly larger than a violin.", "Which instrument is the alto member of the violin family?"),
-    _f("instrument", "guitar", "Jimi Hendrix", "Jimi Hendrix was an American rock musician known for his "
-       "electric guitar playing.", "Which instrument did Jimi Hendrix play?"),
-    _f("instrument", "bass guitar", "Paul McCartney", "In the Beatles, Paul McCartney played the bass guitar.",
-       "What instrument did Paul McCartney play in the Beatles?"),
-    _f("instrument", "ukulele", "Israel Kamakawiwo'ole", "Israel Kamakawiwo'ole recorded his medley of Over the "
-       "Rainbow singing to a ukulele.", "Which instrument did Israel Kamakawiwo'ole play on his recording of "
-       "Over the Rainbow?"),
-    _f("instrument", "banjo", "Earl Scruggs", "Earl Scruggs made the three-finger roll on the banjo the sound "
-       "of bluegrass.", "Which instrument did Earl Scruggs play?"),
-    _f("instrument", "mandolin", "Bill Monroe", "Bill Monroe, the father of bluegrass, played the mandolin.",
-       "Which instrument did Bill Monroe, the father of bluegrass, play?"),
+    _f("instrument", "violin", "Albert Einstein",
+       "Albert Einstein played the violin from childhood and nicknamed his instrument Lina.",
+       "Which instrument did Albert Einstein play, nicknaming his own Lina?"),
+    _f("instrument", "violin", "Messiah Stradivarius",
+       "The Messiah Stradivarius, made by Antonio Stradivari in 1716, is a violin kept in the Ashmolean Museum in "
+       "Oxford.", "What instrument is the Messiah, made by Antonio Stradivari in 1716 and kept in the Ashmolean?"),
+    _f("instrument", "viola", "Harold en Italie",
+       "Hector Berlioz wrote Harold en Italie (1834), a symphony with a solo part for the viola, after Niccolo "
+       "Paganini asked him for a work for the instrument.",
+       "Which instrument plays the solo in Berlioz's symphony Harold en Italie, written after a request from "
+       "Paganini?"),
+    _f("instrument", "cello", "Bach's suites and Pablo Casals",
+       "At 13 Pablo Casals found a score of J. S. Bach's six suites for solo cello in a Barcelona music shop; "
+       "he later made them famous.",
+       "For which instrument are the six Bach suites Pablo Casals found in a Barcelona shop at 13?"),
+    _f("instrument", "cello", "Jacqueline du Pre",
+       "Jacqueline du Pre recorded Elgar's Cello Concerto with John Barbirolli and the London Symphony Orchestra in "
+       "1965.", "Which instrument did Jacqueline du Pre play in her 1965 recording of Elgar's concerto?"),
+    _f("instrument", "guitar", "Django Reinhardt",
+       "After a caravan fire in 1928 left two fingers of his left hand badly burned, Django Reinhardt played the "
+       "guitar using mainly his two good fingers.",
+       "Which instrument did Django Reinhardt master with two good fingers after a caravan fire in 1928?"),
+    _f("instrument", "guitar", "Recuerdos de la Alhambra",
+       "Francisco Tarrega wrote Recuerdos de la Alhambra (1896), a tremolo study for the classical guitar.",
+       "For which instrument did Francisco Tarrega write Recuerdos de la Alhambra?"),
+    _f("instrument", "bass guitar", "Jaco Pastorius",
+       "Jaco Pastorius played the fretless bass guitar in the jazz fusion band Weather Report.",
+       "Which instrument did Jaco Pastorius play, fretless, in Weather Report?"),
+    _f("instrument", "bass guitar", "Fender Precision Bass",
+       "The Fender Precision, introduced by Leo Fender in 1951, was the first mass-produced electric bass guitar.",
+       "What kind of instrument is the Precision that Leo Fender introduced in 1951?"),
+    _f("instrument", "ukulele", "Machete (instrument)",
+       "The ukulele grew in Hawaii from the machete, a small four-string instrument brought by Portuguese "
+       "immigrants from Madeira from 1879.",
+       "Which Hawaiian instrument grew out of the machete brought by Portuguese immigrants from Madeira?"),
+    _f("instrument", "mandolin", "Chris Thile",
+       "Chris Thile plays the mandolin in the bands Nickel Creek and Punch Brothers.",
+       "Which instrument does Chris Thile play in Nickel Creek and Punch Brothers?"),
+    _f("instrument", "mandolin", "Concerto RV 532",
+       "Antonio Vivaldi's Concerto in G major, RV 532, is written for two mandolin soloists and strings.",
+       "For which instrument, two of them, did Vivaldi write his Concerto in G major, RV 532?"),
+    _f("instrument", "banjo", "The Crow (Steve Martin album)",
+       "Steve Martin's album of his own tunes for the five-string banjo, The Crow, won the Grammy for Best "
+       "Bluegrass Album in 2010.",
+       "Which instrument does Steve Martin play on The Crow, which won the 2010 Grammy for Best Bluegrass Album?"),
     # languages
-    _f("language", "spanish", "Don Quixote", "Miguel de Cervantes wrote Don Quixote in Spanish; its first part "
-       "appeared in 1605.", "In which language did Cervantes write Don Quixote?"),
-    _f("language", "french", "Les Miserables", "Victor Hugo wrote Les Miserables in French; it was published "
-       "in 1862.", "In what language did Victor Hugo write Les Miserables?"),
-    _f("language", "german", "Goethe's Faust", "Johann Wolfgang von Goethe wrote his drama Faust in German.",
-       "In which language did Goethe write Faust?"),
-    _f("language", "italian", "Divine Comedy", "Dante Alighieri wrote the Divine Comedy in Italian rather than "
-       "Latin.", "In what language did Dante write the Divine Comedy?"),
-    _f("language", "japanese", "The Tale of Genji", "The Tale of Genji was written in Japanese by Murasaki "
-       "Shikibu in the early 11th century.", "In which language did Murasaki Shikibu write The Tale of Genji?"),
-    _f("language", "korean", "Hangul", "Hangul, the alphabet of the Korean language, was created under King "
-       "Sejong in 1443.", "Which language is written in the Hangul alphabet created under King Sejong?"),
-    _f("language", "mandarin", "Languages of China", "Mandarin is the most widely spoken language of China.",
-       "What is the most widely spoken language in China?"),
-    _f("language", "portuguese", "Language of Brazil", "Portuguese is the official language of Brazil.",
-       "What is the official language of Brazil?"),
-    _f("language", "arabic", "Language of Egypt", "Arabic is the official language of Egypt.",
-       "What is the official language of Egypt?"),
-    _f("language", "thai", "Language of Thailand", "Thai is the official language of Thailand.",
-       "Which language is spoken in Bangkok?"),
-    _f("language", "vietnamese", "Language of Vietnam", "Vietnamese is the national language of Vietnam.",
-       "What is the national language of Vietnam?"),
-    _f("language", "bahasa indonesia", "Language of Indonesia", "Bahasa Indonesia is the official language of "
-       "Indonesia.", "What is the official language of Indonesia?"),
-    # materials
-    _f("material", "copper", "Statue of Liberty skin", "The outer skin of the Statue of Liberty is made of thin "
-       "copper sheets.", "Which metal is the outer skin of the Statue of Liberty made of?"),
-    _f("material", "titanium", "Guggenheim Museum Bilbao", "Frank Gehry's Guggenheim Museum Bilbao is clad in "
-       "titanium panels.", "Which metal are the curving panels of the Guggenheim Museum Bilbao made of?"),
-    _f("material", "stainless steel", "Cloud Gate", "Cloud Gate, the Bean in Chicago's Millennium Park, is made "
-       "of polished stainless steel plates.", "What material is Chicago's Cloud Gate sculpture, the Bean, "
-       "made of?"),
-    _f("material", "aluminum", "Washington Monument", "The Washington Monument is capped with a small pyramid of "
-       "aluminum, set in 1884.", "Which metal caps the top of the Washington Monument?"),
-    _f("material", "cast iron", "Dutch oven", "A traditional Dutch oven is a heavy cooking pot of cast iron "
-       "with a tight lid.", "What is a traditional Dutch oven made of?"),
-    _f("material", "sterling silver", "Silver 925", "Sterling silver is an alloy of 92.5% silver, often stamped "
-       "925.", "Which silver alloy is 92.5% silver and stamped 925?"),
-    _f("material", "rose gold", "Pink gold", "Rose gold is a gold alloy with copper that gives it a pinkish "
-       "color.", "Which gold alloy gets its pinkish color from copper?"),
-    # animals
-    _f("animal", "bear", "Winnie-the-Pooh", "Winnie-the-Pooh, created by A. A. Milne, is a teddy bear.",
-       "What kind of animal is Winnie-the-Pooh?"),
-    _f("animal", "carabao", "National animal of the Philippines", "The carabao, a water buffalo, is the national "
-       "animal of the Philippines.", "What is the national animal of the Philippines?"),
-    _f("animal", "cat", "Garfield", "Garfield, the lasagna-loving comic strip character by Jim Davis, is an "
-       "orange tabby cat.", "What kind of animal is Garfield from the Jim Davis comic strip?"),
-    _f("animal", "dinosaur", "Sue at the Field Museum", "Sue, at Chicago's Field Museum, is one of the most "
-       "complete Tyrannosaurus rex skeletons: a dinosaur.", "What kind of animal is Sue, the famous skeleton "
-       "at Chicago's Field Museum?"),
-    _f("animal", "dog", "Laika", "Laika, the first animal to orbit the Earth on Sputnik 2 in 1957, was a dog "
-       "from the streets of Moscow.", "What kind of animal was Laika, the first animal to orbit the Earth?"),
-    _f("animal", "penguin", "Pingu", "Pingu, the Swiss claymation character, is a penguin.",
-       "What animal is Pingu from the Swiss claymation series?"),
-    _f("animal", "shark", "Jaws", "Jaws, Steven Spielberg's 1975 film, is about a great white shark.",
-       "Which animal terrorizes the beach in Steven Spielberg's 1975 film Jaws?"),
-    _f("animal", "tarsier", "Bohol", "The Philippine tarsier, one of the smallest primates, is the best-known "
-       "animal of Bohol.", "Which tiny big-eyed primate is the best-known animal of Bohol?"),
-    _f("animal", "unicorn", "National animal of Scotland", "The unicorn is the national animal of Scotland.",
-       "What is the national animal of Scotland?"),
-    _f("animal", "bunny", "Easter Bunny", "In German folklore the Easter Bunny, the Osterhase, brings eggs to "
-       "children at Easter.", "Which animal brings eggs to children at Easter in German folklore?"),
-    _f("animal", "bear", "Paddington", "Paddington, the character created by Michael Bond, is a bear from "
-       "Peru.", "What kind of animal is Paddington from Michael Bond's books?"),
-    _f("animal", "cat", "Tom and Jerry", "In Tom and Jerry, Tom is a grey and white cat who chases Jerry, a "
-       "mouse.", "What kind of animal is Tom in the cartoon Tom and Jerry?"),
-    _f("animal", "dog", "Snoopy", "Snoopy, Charlie Brown's pet in the Peanuts comic strip, is a beagle, a dog.",
-       "What kind of animal is Snoopy from Peanuts?"),
+    _f("language", "spanish", "Languages of Equatorial Guinea",
+       "Spanish is the main official language of Equatorial Guinea, the only sovereign state in Africa where it "
+       "is official.", "What is the main official language of Equatorial Guinea?"),
+    _f("language", "french", "Waiting for Godot",
+       "The Irish writer Samuel Beckett first wrote Waiting for Godot in French, as En attendant Godot, and later "
+       "translated it into English himself.",
+       "In which language did the Irish writer Samuel Beckett first write Waiting for Godot?"),
+    _f("language", "french", "Languages of Vanuatu",
+       "Vanuatu has three official languages: Bislama, English and French.",
+       "Besides Bislama and English, which language is official in Vanuatu?"),
+    _f("language", "german", "Languages of Liechtenstein",
+       "German is the official language of the Principality of Liechtenstein.",
+       "What is the official language of the Principality of Liechtenstein?"),
+    _f("language", "italian", "Languages of Ticino",
+       "Italian is the official language of Ticino, the southernmost canton of Switzerland.",
+       "What is the official language of Ticino, the southernmost canton of Switzerland?"),
+    _f("language", "italian", "The Name of the Rose",
+       "Umberto Eco wrote his 1980 novel The Name of the Rose, Il nome della rosa, in Italian.",
+       "In which language did Umberto Eco write his 1980 novel The Name of the Rose?"),
+    _f("language", "japanese", "Norwegian Wood (novel)",
+       "Haruki Murakami wrote his 1987 novel Norwegian Wood in Japanese.",
+       "In which language did Haruki Murakami write his 1987 novel Norwegian Wood?"),
+    _f("language", "korean", "The Vegetarian",
+       "Han Kang wrote The Vegetarian in Korean; Deborah Smith's English translation won the Man Booker "
+       "International Prize in 2016.",
+       "In which language did Han Kang write The Vegetarian, winner of the 2016 Man Booker International Prize?"),
+    _f("language", "mandarin", "Languages of Singapore",
+       "Singapore's four official languages are English, Malay, Mandarin and Tamil.",
+       "Besides English, Malay and Tamil, what is the fourth official language of Singapore?"),
+    _f("language", "portuguese", "Languages of Macau",
+       "Portuguese is an official language of Macau alongside Chinese, a legacy of Portuguese rule until 1999.",
+       "Besides Chinese, which language is official in Macau, handed over to China in 1999?"),
+    _f("language", "portuguese", "Blindness (novel)",
+       "Jose Saramago, winner of the 1998 Nobel Prize in Literature, wrote Blindness, Ensaio sobre a Cegueira, "
+       "in Portuguese.", "In which language did Jose Saramago, the 1998 Nobel laureate, write Blindness?"),
+    _f("language", "arabic", "Season of Migration to the North",
+       "The Sudanese writer Tayeb Salih wrote his 1966 novel Season of Migration to the North in Arabic.",
+       "In which language did the Sudanese writer Tayeb Salih write Season of Migration to the North?"),
+    _f("language", "arabic", "Languages of Chad",
+       "Chad has two official languages, French and Arabic.",
+       "Besides French, which language is official in Chad?"),
+    _f("language", "thai", "Ram Khamhaeng",
+       "The Thai script is traditionally credited to King Ram Khamhaeng of Sukhothai, who is said to have created "
+       "it in 1283.", "Which language's script is traditionally credited to King Ram Khamhaeng of Sukhothai?"),
+    _f("language", "bahasa indonesia", "Youth Pledge",
+       "The Youth Pledge (Sumpah Pemuda) of 28 October 1928 upheld Bahasa Indonesia as the language of unity.",
+       "Which language did the Youth Pledge of 28 October 1928 uphold as the language of unity?"),
+    _f("language", "bahasa indonesia", "This Earth of Mankind",
+       "Pramoedya Ananta Toer composed This Earth of Mankind, the first book of his Buru Quartet, in Bahasa "
+       "Indonesia while a prisoner on Buru island.",
+       "In which language did Pramoedya Ananta Toer write This Earth of Mankind?"),
+    _f("language", "vietnamese", "Chu Quoc ngu",
+       "Chu Quoc ngu, the Latin script of Vietnamese, owes much to the Jesuit Alexandre de Rhodes, whose "
+       "dictionary appeared in Rome in 1651.",
+       "Which language's Latin script owes much to the dictionary Alexandre de Rhodes published in 1651?"),
+    # materials (pans and necklaces)
+    _f("material", "copper", "Chuquicamata",
+       "Chuquicamata in northern Chile is one of the largest open-pit copper mines in the world.",
+       "Which metal is mined at Chuquicamata in northern Chile, one of the world's largest open-pit mines?"),
+    _f("material", "copper", "Aes Cyprium",
+       "Copper takes its name from the Latin cuprum, from aes Cyprium, the metal of Cyprus, where the Romans "
+       "mined it.", "Which metal takes its name from the Latin aes Cyprium, the metal of Cyprus?"),
+    _f("material", "titanium", "Lockheed SR-71 Blackbird",
+       "The airframe of the Lockheed SR-71 Blackbird was built mostly of titanium to withstand the heat of flight "
+       "above Mach 3.", "Which metal made up most of the airframe of the Lockheed SR-71 Blackbird?"),
+    _f("material", "titanium", "William Gregor",
+       "In 1791 William Gregor, a Cornish clergyman, discovered titanium in a black sand from the Manaccan valley; "
+       "Martin Heinrich Klaproth gave the metal its name in 1795.",
+       "Which metal did the Cornish clergyman William Gregor discover in 1791?"),
+    _f("material", "stainless steel", "Harry Brearley",
+       "Harry Brearley of Sheffield is credited with inventing stainless steel, his rustless steel, in 1913.",
+       "Which alloy is Harry Brearley of Sheffield credited with inventing in 1913?"),
+    _f("material", "stainless steel", "Chrysler Building spire",
+       "The spire of New York's Chrysler Building is clad in Nirosta, a German stainless steel.",
+       "What material is Nirosta, which clads the spire of New York's Chrysler Building?"),
+    _f("material", "aluminum", "Washington Monument capstone",
+       "The Washington Monument is capped with a small pyramid of aluminum, set in 1884, when the metal was rare.",
+       "Which metal is the small pyramid set on top of the Washington Monument in 1884 made of?"),
+    _f("material", "aluminum", "Hall-Heroult process",
+       "In 1886 Charles Martin Hall and Paul Heroult independently found the electrolytic process that made "
+       "aluminum cheap.",
+       "Which metal did Charles Martin Hall and Paul Heroult independently learn to smelt cheaply in 1886?"),
+    _f("material", "cast iron", "Tetsubin",
+       "A Japanese tetsubin is a kettle of cast iron, traditionally heated over charcoal.",
+       "What is a Japanese tetsubin kettle made of?"),
+    _f("material", "cast iron", "Lodge Cast Iron",
+       "Lodge, founded by Joseph Lodge in South Pittsburg, Tennessee, in 1896, makes cast iron skillets.",
+       "What material are the skillets of Lodge, founded in South Pittsburg, Tennessee, in 1896, made of?"),
+    _f("material", "sterling silver", "Lion passant hallmark",
+       "In England, sterling silver, 92.5% pure, is hallmarked with a lion passant.",
+       "Which standard of silver do English assay offices hallmark with a lion passant?"),
+    _f("material", "rose gold", "Russian gold",
+       "Rose gold, an alloy of gold and copper, was fashionable in 19th-century Russia and is also called Russian "
+       "gold.", "Which pinkish alloy of gold and copper is also known as Russian gold?"),
+    _f("material", "gold plated", "Voyager Golden Record",
+       "The Voyager Golden Records, carried by Voyager 1 and 2 since 1977, are gold plated copper phonograph "
+       "discs.", "What finish covers the copper phonograph records carried by the two Voyager probes?"),
+    _f("material", "carbon steel", "Wok",
+       "The most common material for modern woks is carbon steel, which is light and takes a seasoning.",
+       "What is the most common material for modern woks, prized because it takes a seasoning?"),
+    # animals (plush toys)
+    _f("animal", "bear", "Winnie (bear)",
+       "Winnie, a bear brought from Winnipeg by Lieutenant Harry Colebourn, lived at London Zoo and inspired A. A. "
+       "Milne's Winnie-the-Pooh.",
+       "What animal was Winnie, brought to London Zoo by Lieutenant Harry Colebourn and named after Winnipeg?"),
+    _f("animal", "bear", "Wojtek",
+       "Wojtek was a Syrian brown bear enlisted as a soldier of the Polish II Corps, with which he served at the "
+       "Battle of Monte Cassino.", "What animal was Wojtek, enlisted in the Polish II Corps at Monte Cassino?"),
+    _f("animal", "bunny", "Miffy",
+       "Miffy, Nijntje in Dutch, created by Dick Bruna in 1955, is a small female bunny.",
+       "What animal is Nijntje, the character Dick Bruna created in 1955, known in English as Miffy?"),
+    _f("animal", "bunny", "Harvey (film)",
+       "In the 1950 film Harvey, James Stewart's friend is a pooka in the form of an invisible six-foot bunny.",
+       "What animal is Harvey, the pooka friend of James Stewart's character in the 1950 film?"),
+    _f("animal", "cat", "Larry (cat)",
+       "Larry, a tabby cat, has been Chief Mouser to the Cabinet Office at 10 Downing Street since 2011.",
+       "What animal is Larry, Chief Mouser to the Cabinet Office at 10 Downing Street since 2011?"),
+    _f("animal", "cat", "Felicette",
+       "Felicette, launched by France on 18 October 1963, was the first cat in space.",
+       "What animal was Felicette, launched by France on 18 October 1963?"),
+    _f("animal", "dog", "Balto",
+       "Balto, a Siberian husky sled dog, led the final leg of the 1925 serum run to Nome, Alaska; his statue "
+       "stands in Central Park.", "What animal was Balto, who led the final leg of the 1925 serum run to Nome?"),
+    _f("animal", "dinosaur", "Sue (dinosaur)",
+       "Sue, the Tyrannosaurus rex at Chicago's Field Museum, is a dinosaur skeleton named after Sue Hendrickson, "
+       "who found it in South Dakota in 1990.",
+       "What kind of animal is Sue, found by Sue Hendrickson in South Dakota in 1990?"),
+    _f("animal", "dinosaur", "Dippy",
+       "Dippy, the cast of a Diplodocus skeleton that Andrew Carnegie gave London's Natural History Museum in "
+       "1905, is a dinosaur.",
+       "What kind of animal is Dippy, the cast Andrew Carnegie gave London's Natural History Museum in 1905?"),
+    _f("animal", "penguin", "Nils Olav",
+       "Sir Nils Olav, a king penguin at Edinburgh Zoo, is the mascot of the Norwegian King's Guard and was "
+       "knighted in 2008.", "What animal is Sir Nils Olav, the Edinburgh Zoo mascot of the Norwegian King's Guard?"),
+    _f("animal", "unicorn", "Royal coat of arms of the United Kingdom",
+       "On the royal coat of arms of the United Kingdom the shield is supported by a lion for England and a "
+       "unicorn for Scotland.",
+       "Which creature supports the royal coat of arms of the United Kingdom on behalf of Scotland?"),
+    _f("animal", "shark", "Bruce (Jaws)",
+       "The mechanical shark built for Steven Spielberg's 1975 film Jaws was nicknamed Bruce, after Spielberg's "
+       "lawyer.", "What animal was Bruce, the mechanical star of Steven Spielberg's 1975 film?"),
+    _f("animal", "shark", "The Physical Impossibility of Death",
+       "Damien Hirst's The Physical Impossibility of Death in the Mind of Someone Living (1991) is a tiger shark "
+       "preserved in formaldehyde.",
+       "What animal is preserved in formaldehyde in Damien Hirst's The Physical Impossibility of Death in the "
+       "Mind of Someone Living?"),
+    _f("animal", "carabao", "Pulilan Carabao Festival",
+       "At the Carabao Festival of Pulilan, Bulacan, held each May for San Isidro Labrador, trained carabaos kneel "
+       "before the church.",
+       "Which animals kneel before the church of Pulilan, Bulacan, at the May festival of San Isidro Labrador?"),
+    _f("animal", "tarsier", "Philippine tarsier",
+       "The Philippine tarsier (Carlito syrichta), one of the smallest primates, is protected at a sanctuary in "
+       "Corella, Bohol.", "What kind of animal is Carlito syrichta, the big-eyed primate protected in Corella, Bohol?"),
 )
 
 
