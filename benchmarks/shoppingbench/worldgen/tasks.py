@@ -274,7 +274,10 @@ def product_tasks(products: list[Product], count: int, rng: random.Random, tools
         product = rng.choice(products)
         if product.product_id in used or per_title[product.title] >= PER_TITLE:
             continue
-        built = build_task("product", [product], [draw_target(product, rng)], rng, tools)
+        target = draw_target(product, rng)
+        if not (target_pairs(target) or target.service or target.price):
+            continue  # a product request states something beyond the product's name, as every official one does
+        built = build_task("product", [product], [target], rng, tools)
         if built is not None:
             used.add(product.product_id)
             per_title[product.title] += 1
