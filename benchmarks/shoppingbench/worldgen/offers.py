@@ -23,12 +23,11 @@ def price_clause(constraint: PriceConstraint, price: float, rng: random.Random, 
     """A price bound in words; "under"/"above" only where the product's price is strictly inside the bound; not
     "with a price ..." after another "with" (`with_said`)."""
     (mode, (low, high)), = constraint.items()
+    forms: tuple[str, ...]
     if mode == "less than":
-        strict = high is not None and high > price
-        forms = LESS_THAN + (LESS_THAN_STRICT if strict else ())
-    elif mode == "greater than":
-        strict = low is not None and low < price
-        forms = GREATER_THAN + (GREATER_THAN_STRICT if strict else ())
+        forms = LESS_THAN_STRICT if high is not None and high > price else LESS_THAN
+    elif mode == "greater than":  # "at least", "or more" only where the price sits on the bound (never official)
+        forms = GREATER_THAN_STRICT if low is not None and low < price else GREATER_THAN
     else:
         forms = BETWEEN
     return rng.choice(without_with(forms) if with_said else forms).format(l=_number(low), h=_number(high))

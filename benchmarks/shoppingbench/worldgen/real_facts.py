@@ -277,7 +277,8 @@ FACTS: tuple[Fact, ...] = (
        "flower in 1981.",
        "What kind of flower did Agnes Joaquim breed in Singapore in 1893, later named the national flower?"),
     _f("scent", "orchid", "Waling-waling",
-       "The waling-waling (Vanda sanderiana), an orchid called the queen of Philippine orchids, grows wild on Mindanao.",
+       "The waling-waling (Vanda sanderiana), an orchid called the queen of Philippine orchids, grows wild on "
+       "Mindanao.",
        "What kind of flower is the waling-waling, which grows wild on Mindanao?"),
     # sports
     _f("sport", "basketball", "Tim Duncan",
