@@ -194,15 +194,17 @@ FACT_USES = 8
 """At most this many tasks of a world ask one attribute fact (for products of different kinds)."""
 LINKED_USES = 3
 """At most this many tasks of a world ask one brand or place fact (the official set repeats none)."""
-MIN_SIBLINGS = 1
+SIBLINGS = {"attribute": 1, "brand": 2}
 """A knowledge target needs at least this many other values of its fact among products otherwise titled alike, so
-that the fact, not the search, decides."""
+that the fact, not the search, decides: a brand task names its product exactly (the fact then picks one of the
+brand's listings), so it needs two other brands selling that very listing. A themed listing is named loosely; its
+kind's listings of other places, years or names are the rivals."""
 PER_TITLE = 2
 """At most this many knowledge tasks about listings of one title."""
-FAMILY_SHARES = {"attribute": 0.34, "brand": 0.26, "place": 0.2, "origin": 0.07, "year": 0.07, "name": 0.06}
+FAMILY_SHARES = {"attribute": 0.28, "brand": 0.12, "place": 0.3, "origin": 0.08, "year": 0.12, "name": 0.1}
 """How the candidates are drawn among the ways a fact ties to a product: an attribute the title names (a colour, a
 flavour), the brand (a surname, a word), or a themed listing's place, origin, year or name. The official set's
-answers are people, places, years and words far more often than colours."""
+answers are places, years, people and words far more often than colours; about one in ten is a brand."""
 THEMED_KEYS = ("place", "origin", "year", "name")
 
 Candidate = tuple[Product, str, Fact | None]
@@ -247,10 +249,9 @@ def _siblings(candidates: list[tuple[Product, str]]) -> dict[tuple[str, str], in
 
 def _families(products: list[Product], rng: random.Random) -> dict[str, list[Candidate]]:
     """The candidates of each family, shuffled: an attribute hinge with its real facts first, then made-up ones; a
-    brand or themed hinge only where a real fact answers it. Only an attribute needs a sibling title: a brand's or a
-    themed kind's rivals are its kind's listings of other brands, places, years, names (few share a whole title)."""
+    brand or themed hinge only where a real fact answers it (SIBLINGS)."""
     hinged = [(p, family, key) for p in products for family, key in _hinges(p)]
-    siblings = _siblings([(p, key) for p, family, key in hinged if family == "attribute"])
+    siblings = _siblings([(p, key) for p, family, key in hinged if family in ("attribute", "brand")])
     attribute_facts: dict[tuple[str, str], list[Fact]] = {}
     for known in FACTS:
         attribute_facts.setdefault((known.key, known.value), []).append(known)
@@ -259,7 +260,7 @@ def _families(products: list[Product], rng: random.Random) -> dict[str, list[Can
     titles: dict[str, int] = {}
     rng.shuffle(hinged)
     for product, family, key in hinged:
-        if family == "attribute" and siblings[_sibling_key(product, key)] < MIN_SIBLINGS:
+        if family in SIBLINGS and siblings[_sibling_key(product, key)] < SIBLINGS[family]:
             continue
         titles[product.title] = titles.get(product.title, 0) + 1
         if titles[product.title] > PER_TITLE:
@@ -306,7 +307,7 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
         if len(tasks) == count:
             break
         value = _value(product, key)
-        phrase = product_phrase(product, rng, leave_out=key, exact=linked is not None, singular=linked is not None)
+        phrase = product_phrase(product, rng, leave_out=key, exact=key == "brand", singular=linked is not None)
         if re.search(rf"\b{re.escape(value)}\b", phrase, flags=re.IGNORECASE):
             continue
         if linked is not None:

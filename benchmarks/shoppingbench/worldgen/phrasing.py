@@ -58,7 +58,7 @@ COLOR_WORDS = tuple(sorted({"gray" if c == "grey" else c for c in COLORS}, key=l
 """Colours said before the noun ("a gray shirt dress"); only a stated colour stands there, so the reader takes a
 lower-case colour word opening the product's name for the stated one."""
 COLOR_FIRST_RATE = 0.6
-WRITTEN_RATE, PACKED = 0.5, ("set_pieces", "volume")
+WRITTEN_RATE, PACKED = 0.25, ("set_pieces", "volume")
 """How often a measure keeps the catalog's own form ("500g", "2pcs"); a pack or volume more ("10pcs", "50ml")."""
 LOWER_BRAND_RATE = 0.03
 """How often a stated brand is typed in lower case (the official set: about one task in twenty)."""
