@@ -192,8 +192,8 @@ class _Names:
 
 FACT_USES = 8
 """At most this many tasks of a world ask one attribute fact (for products of different kinds)."""
-LINKED_USES = 3
-"""At most this many tasks of a world ask one brand or place fact (the official set repeats none)."""
+LINKED_USES = 1
+"""At most this many tasks of a world ask one brand or place fact: the official set repeats no question."""
 SIBLINGS = {"attribute": 1, "brand": 2}
 """A knowledge target needs at least this many other values of its fact among products otherwise titled alike, so
 that the fact, not the search, decides: a brand task names its product exactly (the fact then picks one of the

@@ -159,7 +159,14 @@ NATURAL: dict[tuple[str, str], str] = {
 # --- the product in a shopper's words ---------------------------------------------------------------------------
 
 NOUN_SYNONYMS: dict[str, tuple[str, ...]] = {
-    "Ground Coffee": ("coffee powder", "ground coffee"), "Coffee Beans": ("whole bean coffee", "coffee beans"),
+    "Ground Coffee": ("coffee powder", "ground coffee", "coffee"), "Coffee Beans": ("whole bean coffee", "coffee"),
+    "Travel Souvenir Fridge Magnet": ("souvenir fridge magnet", "fridge magnet"),
+    "Fridge Magnet": ("refrigerator magnet", "magnet"), "Souvenir Fridge Magnet": ("fridge magnet", "souvenir magnet"),
+    "Canvas Wall Art": ("wall art", "canvas print"), "Framed Wall Art": ("framed print", "wall art"),
+    "Wall Art Print": ("art print", "wall art"), "Birthday T-Shirt": ("birthday shirt", "T-shirt"),
+    "Birthday Tee": ("birthday T-shirt", "tee"), "Birthday Shirt": ("birthday tee", "shirt"),
+    "Name Necklace": ("necklace", "personalized necklace"), "Name Pendant Necklace": ("name pendant", "necklace"),
+    "Nameplate Necklace": ("name necklace", "necklace"),
     "3-in-1 Instant Coffee": ("instant coffee mix", "coffee sachets"), "Potato Chips": ("potato crisps",),
     "Banana Chips": ("dried banana chips",), "Cassava Chips": ("cassava crisps",),
     "Corn Chips": ("corn snack",), "Tea Bags": ("bagged tea", "tea"), "Loose Leaf Tea": ("loose tea",),
