@@ -3,10 +3,10 @@
 A task asks a real fact first, as the official set does, and ties the product to its answer in one of several ways
 (FAMILY_SHARES): the answer is a value the title names (a colour, a flavour: real_facts), the brand ("from a brand
 that shares this surname": brand_facts), or what a themed listing shows (a souvenir's city, a coffee's origin, a
-birthday tee's year, a necklace's name: place_facts). The corpus carries a document stating each fact. Where no real
-fact answers an attribute value (or each was used FACT_USES times), the task asks about a made-up entity (a composer,
-a town festival, a hotel, a team…) whose answer lives only in one document of the corpus, e.g. "Clara Whitaker
-performed on the viola". Either way the product the shopper wants is named only through the fact ("…buy strings for
+birthday tee's year, a necklace's name: place_facts). The corpus carries a document stating each fact; no fact is
+asked twice. Only once the real facts ran out (a small world), a task asks about a made-up entity (a composer, a town
+festival, a hotel, a team…) whose answer lives only in one document of the corpus, e.g. "Clara Whitaker performed on
+the viola". Either way the product the shopper wants is named only through the fact ("…buy strings for
 this instrument"). Distractor documents share a made-up entity's family name or relation with another value, and
 general articles fill the rest.
 """
@@ -190,10 +190,8 @@ class _Names:
         raise RuntimeError("out of person names")
 
 
-FACT_USES = 8
-"""At most this many tasks of a world ask one attribute fact (for products of different kinds)."""
-LINKED_USES = 1
-"""At most this many tasks of a world ask one brand or place fact: the official set repeats no question."""
+FACT_USES = 1
+"""At most this many tasks of a world ask one fact: the official set repeats no question."""
 SIBLINGS = {"attribute": 1, "brand": 2}
 """A knowledge target needs at least this many other values of its fact among products otherwise titled alike, so
 that the fact, not the search, decides: a brand task names its product exactly (the fact then picks one of the
@@ -206,6 +204,9 @@ FAMILY_SHARES = {"attribute": 0.28, "brand": 0.12, "place": 0.3, "origin": 0.08,
 flavour), the brand (a surname, a word), or a themed listing's place, origin, year or name. The official set's
 answers are places, years, people and words far more often than colours; about one in ten is a brand."""
 THEMED_KEYS = ("place", "origin", "year", "name")
+MADE_UP = "made-up"
+"""The family of attribute hinges no real fact answers: asked about a made-up entity, only once the others ran out
+(the official set asks real facts; a small world may need these)."""
 
 Candidate = tuple[Product, str, Fact | None]
 """A product, the key its knowledge task hinges on, and the real fact that answers it (None: a made-up one)."""
@@ -248,15 +249,15 @@ def _siblings(candidates: list[tuple[Product, str]]) -> dict[tuple[str, str], in
 
 
 def _families(products: list[Product], rng: random.Random) -> dict[str, list[Candidate]]:
-    """The candidates of each family, shuffled: an attribute hinge with its real facts first, then made-up ones; a
-    brand or themed hinge only where a real fact answers it (SIBLINGS)."""
+    """The candidates of each family, shuffled: an attribute hinge that a real fact answers, a brand or themed hinge
+    likewise (SIBLINGS), and MADE_UP: the attribute hinges no real fact answers."""
     hinged = [(p, family, key) for p in products for family, key in _hinges(p)]
     siblings = _siblings([(p, key) for p, family, key in hinged if family in ("attribute", "brand")])
     attribute_facts: dict[tuple[str, str], list[Fact]] = {}
     for known in FACTS:
         attribute_facts.setdefault((known.key, known.value), []).append(known)
     themed = {(f.key, f.value): f for f in PLACE_FACTS}
-    families: dict[str, list[Candidate]] = {family: [] for family in FAMILY_SHARES}
+    families: dict[str, list[Candidate]] = {family: [] for family in (*FAMILY_SHARES, MADE_UP)}
     titles: dict[str, int] = {}
     rng.shuffle(hinged)
     for product, family, key in hinged:
@@ -266,25 +267,25 @@ def _families(products: list[Product], rng: random.Random) -> dict[str, list[Can
         if titles[product.title] > PER_TITLE:
             continue
         if family == "attribute":
-            families[family].append((product, key, None))
+            families[family if (key, _value(product, key)) in attribute_facts else MADE_UP].append((product, key, None))
         elif family == "brand":
             families[family] += [(product, key, fact) for fact in _brand_answers(product.brand)][:1]
         elif (key, _value(product, key)) in themed:
             families[family].append((product, key, themed[key, _value(product, key)]))
-    families["attribute"].sort(key=lambda c: (c[1], _value(c[0], c[1])) not in attribute_facts)
     return families
 
 
-def _drawn(families: dict[str, list[Candidate]], rng: random.Random) -> Iterator[Candidate]:
-    """Candidates in an order whose families follow FAMILY_SHARES while each lasts."""
-    queues = {family: iter(found) for family, found in families.items() if found}
+def _drawn(families: dict[str, list[Candidate]], rng: random.Random) -> Iterator[tuple[str, Candidate]]:
+    """(family, candidate) in an order whose families follow FAMILY_SHARES while each lasts; MADE_UP last."""
+    queues = {family: iter(found) for family, found in families.items() if found and family != MADE_UP}
     while queues:
         family = rng.choices(list(queues), weights=[FAMILY_SHARES[f] for f in queues])[0]
         candidate = next(queues[family], None)
         if candidate is None:
             del queues[family]
         else:
-            yield candidate
+            yield family, candidate
+    yield from ((MADE_UP, candidate) for candidate in families[MADE_UP])
 
 
 def knowledge_world(products: list[Product], *, seed: int, count: int, task_set: str = "generated",
@@ -303,7 +304,7 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
     uses: dict[Fact, int] = {}
     tasks: list[ShoppingTask] = []
     documents: list[dict] = []
-    for product, key, linked in _drawn(families, rng):
+    for family, (product, key, linked) in _drawn(families, rng):
         if len(tasks) == count:
             break
         value = _value(product, key)
@@ -311,7 +312,7 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
         if re.search(rf"\b{re.escape(value)}\b", phrase, flags=re.IGNORECASE):
             continue
         if linked is not None:
-            if uses.get(linked, 0) >= LINKED_USES:
+            if uses.get(linked, 0) >= FACT_USES:
                 continue
             uses[linked] = uses.get(linked, 0) + 1
             query = f"{rng.choice(linked.questions)} {rng.choice(linked.purchases).format(phrase=phrase)}"
@@ -329,6 +330,8 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
                 documents.append(_document(known.title, known.statement))
             tasks.append(_task(len(tasks), task_set, query, product, value))
             continue
+        if family != MADE_UP:
+            continue  # its real facts are asked already
         words = _words(rng, names, value)
         entity = relation.entity.format(**words)
         question = rng.choice(relation.questions).format(entity=entity, **words)
