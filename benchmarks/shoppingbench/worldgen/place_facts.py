@@ -22,23 +22,23 @@ def _p(key: str, value: str, title: str, statement: str, questions: tuple[str, .
 
 
 CITY = ("I would like to purchase {phrase} themed around this city.",
-        "I am interested in purchasing {phrase} featuring that city.")
+        "I would like to purchase {phrase} featuring this city for my home decoration.")
 CITY_SHOWN = ("I would like to buy {phrase} that shows this city.",
-              "I would like to purchase {phrase} featuring that city.")
+              "I would like to purchase {phrase} featuring that city as a travel keepsake.")
 COUNTRY = ("I would like to purchase {phrase} that represents this country.",
-           "I would like to buy {phrase} as a souvenir of that country.")
+           "I would like to purchase {phrase} themed around that country as a souvenir.")
 ORIGIN = ("I would like to purchase {phrase} sourced from that country.",
-          "I would like to buy {phrase} grown in this country.")
+          "I would like to purchase {phrase} grown in this country for my morning brew.")
 ORIGIN_FROM = ("I am interested in purchasing {phrase} from this country.",
-               "I would like to purchase {phrase} sourced from that country.")
-YEAR = ("I would like to purchase {phrase} with this year printed on it.",
-        "I would like to buy {phrase} that celebrates that year.")
+               "I would like to purchase {phrase} that comes from that country.")
+YEAR = ("I would like to purchase {phrase} that features this year in its design.",
+        "I would like to purchase {phrase} celebrating that year as a birthday gift.")
 YEAR_MARK = ("I am interested in purchasing {phrase} marking this year.",
-             "I would like to purchase {phrase} with that year printed on it.")
-NAME = ("I would like to purchase {phrase} with this first name on it.",
-        "I would like to buy {phrase} that spells out that name.")
-NAME_SPELT = ("I'm looking for {phrase} that spells out this name.",
-              "I would like to purchase {phrase} with that first name on it.")
+             "I would like to purchase {phrase} with that year printed on the front.")
+NAME = ("I would like to purchase {phrase} featuring this first name as a gift.",
+        "I would like to purchase {phrase} that spells out that name.")
+NAME_SPELT = ("I would like to purchase {phrase} personalized with this name.",
+              "I would like to purchase {phrase} featuring that first name.")
 """How the purchase ties to the answer, in the official set's words, for the products each key themes."""
 
 PLACE_FACTS: tuple[Fact, ...] = (
