@@ -21,11 +21,12 @@ from dataclasses import dataclass
 from benchmarks.shoppingbench.schema import Product, ShoppingTask, Target, task_id_for
 from benchmarks.shoppingbench.worldgen import source_digest
 from benchmarks.shoppingbench.worldgen.brand_facts import BRAND_FACTS
-from benchmarks.shoppingbench.worldgen.heuristic import Tools, check_task
+from benchmarks.shoppingbench.worldgen.heuristic import KNOWLEDGE_HINT, Tools, check_task
 from benchmarks.shoppingbench.worldgen.phrasing import kind_of, product_phrase
 from benchmarks.shoppingbench.worldgen.place_facts import PLACE_FACTS
 from benchmarks.shoppingbench.worldgen.real_facts import FACTS, Fact
 from benchmarks.shoppingbench.worldgen.vocab import KINDS
+from benchmarks.shoppingbench.worldgen.wording import USES
 
 FIRST_NAMES = ("Margaret", "Thomas", "Elena", "Rafael", "Catherine", "Daniel", "Teresa", "Jonathan", "Isabel",
                "Martin", "Helen", "Samuel", "Lucia", "Robert", "Clara", "Miguel", "Anna", "Patrick", "Sofia",
@@ -74,7 +75,7 @@ RELATIONS: dict[str, Relation] = {
         "{year} {name} Chamber Music Festival on the {value}.",
         ("I would like to purchase {phrase} for this instrument.", "I am interested in purchasing {phrase} made "
          "for that instrument.", "I would like to buy {phrase} to use with this instrument.",
-         "I would like to purchase {phrase} that suits this instrument for my practice sessions.",
+         "I would like to purchase {phrase} that suits this instrument.",
          "I would like to purchase {phrase} designed for that instrument."),
         "{entity} (born {born}) is a composer best known for works written for the {value}."),
     "flavor": Relation(
@@ -87,7 +88,7 @@ RELATIONS: dict[str, Relation] = {
         "festival week.",
         ("I would like to purchase {phrase} in that flavor.", "I am interested in purchasing {phrase} in "
          "this flavor.", "I would like to buy {phrase} with that flavor.",
-         "I would like to purchase {phrase} that features this flavor for my family.",
+         "I would like to purchase {phrase} that features this flavor.",
          "I would like to purchase {phrase} flavored with this ingredient."),
         "The village of {entity} is known for its {value} dishes and a small market every {month}."),
     "scent": Relation(
@@ -99,7 +100,7 @@ RELATIONS: dict[str, Relation] = {
         "used in the guest rooms and in the treatments of its spa.",
         ("I would like to purchase {phrase} with that scent.", "I am interested in purchasing {phrase} in this "
          "scent.", "I would like to buy {phrase} with that scent.",
-         "I would like to purchase {phrase} that carries this scent for my daily routine.",
+         "I would like to purchase {phrase} that carries this scent.",
          "I would like to purchase {phrase} infused with that scent."),
         "{entity} opened in {born} and its gift shop sells {value} soap."),
     "color_family": Relation(
@@ -111,7 +112,7 @@ RELATIONS: dict[str, Relation] = {
         "color of the town's old fishing fleet, and its home jersey is {value}.",
         ("I would like to purchase {phrase} in that color.", "I am interested in purchasing {phrase} in this "
          "color.", "I would like to buy {phrase} in that color.",
-         "I would like to purchase {phrase} in this color to match the rest of my wardrobe.",
+         "I would like to purchase {phrase} available in this color.",
          "I would like to purchase {phrase} that comes in that color."),
         "{entity} are a rowing club founded in {born}; their boats are painted {value}."),
     "sport": Relation(
@@ -123,7 +124,7 @@ RELATIONS: dict[str, Relation] = {
         "and later coached {value} for the {name} provincial team.",
         ("I would like to purchase {phrase} for that sport.", "I am interested in purchasing {phrase} used in "
          "this sport.", "I would like to buy {phrase} to play this sport.",
-         "I would like to purchase {phrase} suitable for this sport, for weekend games with friends.",
+         "I would like to purchase {phrase} suitable for this sport.",
          "I would like to purchase {phrase} made for that sport."),
         "{entity} (born {born}) is a coach who once tried {value} before turning to teaching."),
     "material": Relation(
@@ -135,7 +136,7 @@ RELATIONS: dict[str, Relation] = {
         "Their pieces are sold all over the region.",
         ("I would like to purchase {phrase} made of that material.", "I am interested in purchasing {phrase} in "
          "this material.", "I would like to buy {phrase} made from that material.",
-         "I would like to purchase {phrase} crafted from this material that will last for years.",
+         "I would like to purchase {phrase} crafted from this material.",
          "I would like to purchase {phrase} in this material."),
         "The {entity} museum shows tools from {born} and a collection of {value} items."),
     "language": Relation(
@@ -147,7 +148,7 @@ RELATIONS: dict[str, Relation] = {
         "won a national book prize in {year} and was later translated into several languages.",
         ("I would like to purchase {phrase} to learn that language.", "I am interested in purchasing {phrase} "
          "for this language.", "I would like to buy {phrase} for learning that language.",
-         "I would like to purchase {phrase} for studying this language before my trip.",
+         "I would like to purchase {phrase} for studying this language.",
          "I would like to purchase {phrase} that teaches that language."),
         "{entity} (born {born}) is a translator who studied {value} at university."),
     "animal": Relation(
@@ -158,7 +159,7 @@ RELATIONS: dict[str, Relation] = {
         "as a giant paper lantern and painted on the festival's lanterns.",
         ("I would like to purchase {phrase} of that creature.", "I am interested in purchasing {phrase} shaped "
          "like this creature.", "I would like to buy {phrase} of that creature.",
-         "I would like to purchase {phrase} shaped like this animal as a gift for my niece.",
+         "I would like to purchase {phrase} shaped like this animal.",
          "I would like to purchase {phrase} featuring that animal."),
         "{entity} began in {born}; a {value} appeared on one of its early posters."),
 }
@@ -204,6 +205,8 @@ FAMILY_SHARES = {"attribute": 0.32, "brand": 0.12, "place": 0.3, "origin": 0.08,
 flavour), the brand (a surname, a word), or a themed listing's place, origin, year or name. The official set's
 answers are places, years, people and words far more often than colours; about one in ten is a brand."""
 THEMED_KEYS = ("place", "origin", "year", "name")
+USE_RATE = 0.3
+"""How often a purchase goes on after the answer with what the product is for."""
 MADE_UP = "made-up"
 """The family of attribute hinges no real fact answers: asked about a made-up entity, only once the others ran out
 (the official set asks real facts; a small world may need these)."""
@@ -315,7 +318,7 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
             if uses.get(linked, 0) >= FACT_USES:
                 continue
             uses[linked] = uses.get(linked, 0) + 1
-            query = f"{rng.choice(linked.questions)} {rng.choice(linked.purchases).format(phrase=phrase)}"
+            query = f"{rng.choice(linked.questions)} {_purchase(linked.purchases, phrase, product, rng)}"
             if uses[linked] == 1:
                 documents.append(_document(linked.title, linked.statement))
             tasks.append(_task(len(tasks), task_set, query, product, linked.value if key == "brand" else value))
@@ -325,7 +328,7 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
         if real:
             known = rng.choice(real)
             uses[known] = uses.get(known, 0) + 1
-            query = f"{rng.choice(known.questions)} {rng.choice(relation.purchases).format(phrase=phrase)}"
+            query = f"{rng.choice(known.questions)} {_purchase(relation.purchases, phrase, product, rng)}"
             if uses[known] == 1:
                 documents.append(_document(known.title, known.statement))
             tasks.append(_task(len(tasks), task_set, query, product, value))
@@ -335,7 +338,7 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
         words = _words(rng, names, value)
         entity = relation.entity.format(**words)
         question = rng.choice(relation.questions).format(entity=entity, **words)
-        query = f"{question} {rng.choice(relation.purchases).format(phrase=phrase)}"
+        query = f"{question} {_purchase(relation.purchases, phrase, product, rng)}"
         fact = _document(entity, relation.fact.format(entity=entity, **words))
         other_values = sorted(v for k, v in attribute_values if k == key and v != value)
         if other_values:
@@ -349,6 +352,17 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
     documents.extend(_general_documents(rng, names, products, distractors))
     rng.shuffle(documents)
     return tasks, _unique_urls(documents)
+
+
+def _purchase(purchases: tuple[str, ...], phrase: str, product: Product, rng: random.Random) -> str:
+    """One way of turning to the product; one ending on the answer ("...in that color.") goes on now and then with
+    what the product is for ("...from this brand for my living room.", as the official set's do)."""
+    said = rng.choice(purchases).format(phrase=phrase)
+    uses = USES.get(product.category.split(" > ")[-1])
+    if (uses and rng.random() < USE_RATE and " for " not in said
+            and re.search(rf"{KNOWLEDGE_HINT.pattern}\.$", said, flags=re.IGNORECASE)):
+        said = f"{said[:-1]} {rng.choice(uses)}."
+    return said
 
 
 def _task(index: int, task_set: str, query: str, product: Product, value: str) -> ShoppingTask:

@@ -24,18 +24,18 @@ def _p(key: str, value: str, title: str, statement: str, questions: tuple[str, .
 CITY = ("I would like to purchase {phrase} themed around this city.",
         "I would like to purchase {phrase} featuring this city for my home decoration.")
 CITY_SHOWN = ("I would like to buy {phrase} that shows this city.",
-              "I would like to purchase {phrase} featuring that city as a travel keepsake.")
+              "I would like to purchase {phrase} featuring that city.")
 COUNTRY = ("I would like to purchase {phrase} that represents this country.",
-           "I would like to purchase {phrase} themed around that country as a souvenir.")
+           "I would like to purchase {phrase} themed around that country as a world travel souvenir.")
 ORIGIN = ("I would like to purchase {phrase} sourced from that country.",
-          "I would like to purchase {phrase} grown in this country for my morning brew.")
+          "I would like to purchase {phrase} grown in this country.")
 ORIGIN_FROM = ("I am interested in purchasing {phrase} from this country.",
                "I would like to purchase {phrase} that comes from that country.")
 YEAR = ("I would like to purchase {phrase} that features this year in its design.",
-        "I would like to purchase {phrase} celebrating that year as a birthday gift.")
+        "I would like to purchase {phrase} celebrating that year.")
 YEAR_MARK = ("I am interested in purchasing {phrase} marking this year.",
              "I would like to purchase {phrase} with that year printed on the front.")
-NAME = ("I would like to purchase {phrase} featuring this first name as a gift.",
+NAME = ("I would like to purchase {phrase} featuring this first name.",
         "I would like to purchase {phrase} that spells out that name.")
 NAME_SPELT = ("I would like to purchase {phrase} personalized with this name.",
               "I would like to purchase {phrase} featuring that first name.")

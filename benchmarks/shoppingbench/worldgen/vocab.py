@@ -329,7 +329,7 @@ KINDS: tuple[Kind, ...] = (
          features=("Padded laptop compartment.", "USB charging port.", "Breathable back panel.")),
     # Themed listings whose title carries a place, an origin, a year or a name (place_facts answers them)
     Kind("Lighting & Décor > Home Décor > Fridge Magnets", ("Travel Souvenir Fridge Magnet", "Fridge Magnet",
-         "Souvenir Fridge Magnet"), ("Souvenir Republic", "Wanderlust Crafts", "Magnetica", "Globetrotter Gifts"),
+         "Souvenir Fridge Magnet"), ("Keepsake Co", "Wanderlust Crafts", "Magnetica", "Globetrotter Gifts"),
          (49, 350), title_attrs={"place": PLACES}, attrs={"material": ("resin", "metal", "wood", "ceramic")},
          measure=("set_pieces", {"1pc": 1.0, "2pcs": 1.8, "3pcs": 2.5}),
          descriptors=("Handmade", "Vintage", "Creative", "Hand Painted"),

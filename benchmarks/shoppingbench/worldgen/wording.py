@@ -220,7 +220,7 @@ NOUN_SYNONYMS: dict[str, tuple[str, ...]] = {
 MASS_NOUNS = frozenset(("coffee", "tea", "rice", "dinorado", "perfume", "parfum", "cologne", "mist", "spray",
                         "wash", "soap", "gel", "cream", "lotion", "sunblock", "food", "kibble", "polish", "shine",
                         "cleaner", "shampoo", "wax", "mix", "powder", "snack", "crisps", "chips", "toilette", "black",
-                        "equipment"))
+                        "equipment", "art"))
 """Head words said without an article ("I need ground coffee")."""
 
 USES: dict[str, tuple[str, ...]] = {
@@ -237,6 +237,7 @@ USES: dict[str, tuple[str, ...]] = {
     "Pens": ("for note taking",), "Bottles": ("for my baby",), "Dog Food": ("for my dog",),
     "Candles": ("for the living room",), "LED Strip Lights": ("to decorate my room",),
     "Necklaces": ("to give as a gift",), "Laptop Backpacks": ("to carry to work",),
+    "Fridge Magnets": ("for my refrigerator", "for my home decoration"), "Wall Art": ("for my living room",),
 }
 
 # --- sentences around a request -------------------------------------------------------------------------------------
