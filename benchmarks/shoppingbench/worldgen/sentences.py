@@ -31,6 +31,7 @@ from benchmarks.shoppingbench.worldgen.wording import (
     SECOND_SENTENCE_PLURAL,
     SHOP_CLOSINGS,
     SHOP_OPENERS,
+    VOUCHER_ITEM_OPENERS,
     VOUCHER_OPENERS,
 )
 
@@ -74,8 +75,8 @@ def weighted(choices: dict[str, int], rng: random.Random) -> str:
     return rng.choices(list(choices), weights=list(choices.values()))[0]
 
 
-def one_item(item: Item, rng: random.Random) -> str:
-    opener = weighted(OPENERS, rng)
+def one_item(item: Item, rng: random.Random, openers: dict[str, int] = OPENERS) -> str:
+    opener = weighted(openers, rng)
     if rng.random() >= ONE_SENTENCE_RATE and item.clauses:
         leads: tuple[str, ...] = SECOND_SENTENCE_PLURAL if item.plural else SECOND_SENTENCE
         if item.clauses[0].startswith("that "):  # "Please show only options that ...", not "Preferably that ..."
@@ -137,8 +138,9 @@ def compose(intent: Intent, items: list[Item], products: list[Product], rng: ran
         opener = weighted(SHOP_OPENERS, rng).format(n=NUMBER_WORDS.get(len(items), ""))
         closing = rng.choice(SHOP_CLOSINGS) if rng.random() < 0.25 else ""
         return one_currency(lead + several_items(items, opener, rng, closing))
-    request = one_item(items[0], rng) if len(items) == 1 else several_items(
-        items, rng.choice(VOUCHER_OPENERS), rng, verb=weighted(OPENERS, rng))
+    openers = OPENERS if intent == "product" else VOUCHER_ITEM_OPENERS
+    request = one_item(items[0], rng, openers) if len(items) == 1 else several_items(
+        items, rng.choice(VOUCHER_OPENERS), rng, verb=weighted(openers, rng))
     return one_currency(lead + request) + (f"\n\n{voucher_text}" if voucher_text else "")
 
 
