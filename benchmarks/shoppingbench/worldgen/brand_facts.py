@@ -214,7 +214,7 @@ BRAND_FACTS: tuple[Fact, ...] = (
        ("I would like to purchase {phrase} from a brand whose first word is this name.",)),
     _b("Goose", "Nene",
        "The nene, or Hawaiian goose, is the state bird of Hawaii and is found only in the Hawaiian Islands.",
-       ("What kind of bird is the nene, Hawaii's state bird?",),
+       ("What kind of bird is the Hawaiian nene?",),
        ("I would like to purchase {phrase} from a brand whose name ends with this bird.",)),
     _b("Mango", "Alphonso",
        "The Alphonso, one of India's most prized mango varieties, is named after Afonso de Albuquerque, the "
