@@ -30,256 +30,240 @@ BRAND_FACTS: tuple[Fact, ...] = (
     _b("Klein", "Felix Klein",
        "Felix Klein, the German mathematician of the Erlangen program, first described the Klein bottle, a "
        "one-sided surface, in 1882.",
-       ("What is the surname of the German mathematician who first described a one-sided bottle in 1882?",),
+       ("Who first described a one-sided bottle in 1882?",),
        SURNAME),
     _b("Calvin", "John Calvin",
        "John Calvin, the French Protestant reformer who led the church in Geneva, published the first edition of "
        "his Institutes of the Christian Religion in Basel in 1536.",
-       ("What is the surname of the French reformer who published the first edition of 'Institutes of the "
-        "Christian Religion' in Basel in 1536?",),
+       ("What is the surname of the reformer who published the 'Institutes of the Christian Religion' in 1536?",),
        ("I would like to purchase {phrase} from a brand whose name begins with this surname.",)),
     _b("Herschel", "William Herschel",
        "William Herschel, a German-born astronomer working in Bath, England, discovered the planet Uranus on 13 "
        "March 1781.",
        ("What is the surname of the astronomer who discovered Uranus in 1781?",
-        "Which astronomer discovered the planet Uranus from his garden in Bath in 1781?"),
+        "Which astronomer spotted Uranus from his garden in Bath?"),
        SURNAME),
     _b("Herschel", "Caroline Herschel",
        "Caroline Herschel, the German-born astronomer who discovered several comets, was in 1828 the first woman "
        "awarded the Gold Medal of the Royal Astronomical Society; no other woman received it until 1996.",
-       ("What is the surname of the astronomer who in 1828 became the first woman to receive the Gold Medal of the "
-        "Royal Astronomical Society?",),
+       ("What is the surname of the first woman to receive the Gold Medal of the Royal Astronomical Society?",),
        ("I'm looking for {phrase} from a brand that shares this surname.",)),
     _b("Stanley", "Henry Morton Stanley",
        "Henry Morton Stanley, the Welsh-born journalist sent by the New York Herald, found the missing missionary "
        "David Livingstone at Ujiji near Lake Tanganyika in 1871.",
-       ("What is the surname of the journalist who found David Livingstone at Ujiji in 1871?",
-        "Which New York Herald correspondent, sent to find David Livingstone, met him at Ujiji in 1871?"),
+       ("Which journalist found David Livingstone at Ujiji in 1871?",
+        "Which New York Herald correspondent was sent to find David Livingstone?"),
        SURNAME),
     _b("Stanley", "Stanley Cup",
        "Lord Stanley of Preston, Governor General of Canada, donated a challenge cup for Canada's best amateur ice "
        "hockey club in 1892; first awarded in 1893, it is known as the Stanley Cup.",
-       ("What was the surname of the Governor General of Canada who donated an ice hockey challenge cup in 1892?",),
+       ("Which Governor General of Canada donated an ice hockey challenge cup in 1892?",),
        ("I want {phrase} from a brand that shares this surname.",)),
     _b("Bosch", "Carl Bosch",
        "Carl Bosch, the German chemist who scaled up ammonia synthesis at BASF, shared the 1931 Nobel Prize in "
        "Chemistry with Friedrich Bergius for high-pressure chemical methods.",
-       ("What is the surname of the German chemist who shared the 1931 Nobel Prize in Chemistry with Friedrich "
-        "Bergius?",),
+       ("Who shared the 1931 Nobel Prize in Chemistry with Friedrich Bergius?",),
        SURNAME),
     _b("Bosch", "Hieronymus Bosch",
        "Hieronymus Bosch, the Netherlandish painter from 's-Hertogenbosch, painted the triptych The Garden of "
        "Earthly Delights, now in the Museo del Prado in Madrid.",
-       ("What is the surname of the painter of the triptych 'The Garden of Earthly Delights' held by the Prado in "
-        "Madrid?",),
+       ("Who painted the triptych 'The Garden of Earthly Delights'?",),
        ("I am interested in purchasing {phrase} from a brand that shares this surname.",)),
     _b("Wilson", "Woodrow Wilson",
        "Woodrow Wilson, the 28th President of the United States, was awarded the Nobel Peace Prize for 1919 for his "
        "part in founding the League of Nations.",
-       ("What is the surname of the U.S. president who was awarded the Nobel Peace Prize for 1919?",),
+       ("Which U.S. president was awarded the Nobel Peace Prize for 1919?",),
        SURNAME),
     _b("Wilson", "C. T. R. Wilson",
        "Charles Thomson Rees Wilson, the Scottish physicist who invented the cloud chamber, shared the 1927 Nobel "
        "Prize in Physics with Arthur Compton.",
-       ("What is the surname of the Scottish physicist who shared the 1927 Nobel Prize in Physics with Arthur "
-        "Compton for inventing the cloud chamber?",),
+       ("Which Scottish physicist won a Nobel Prize for inventing the cloud chamber?",),
        ("I would like to buy {phrase} from a brand that shares this surname.",)),
     _b("Spalding", "Esperanza Spalding",
        "Esperanza Spalding, the jazz bassist and singer, won the Grammy Award for Best New Artist in February 2011, "
        "ahead of Justin Bieber and Drake; she was the first jazz musician to win it.",
-       ("What is the surname of the jazz bassist who won the Grammy for Best New Artist in 2011, ahead of Justin "
-        "Bieber?",),
+       ("Which jazz bassist won the Grammy for Best New Artist in 2011?",),
        SURNAME),
     _b("Malone", "Moses Malone",
        "Moses Malone, the center of the Philadelphia 76ers, was named Most Valuable Player of the 1983 NBA Finals, "
        "in which the 76ers swept the Los Angeles Lakers.",
-       ("What is the surname of the Philadelphia 76ers center who was named MVP of the 1983 NBA Finals?",),
+       ("Who was named MVP of the 1983 NBA Finals?",),
        ("I would like to purchase {phrase} from a brand whose name ends with this surname.",)),
     _b("Giordano", "Umberto Giordano",
        "Umberto Giordano, the Italian composer, wrote the opera Andrea Chénier, first performed at La Scala in "
        "Milan in 1896.",
-       ("What is the surname of the composer of the opera 'Andrea Chénier', first performed at La Scala in 1896?",),
+       ("What is the surname of the composer of the opera 'Andrea Chénier'?",),
        SURNAME),
     _b("Collins", "Michael Collins (astronaut)",
        "Michael Collins, the command module pilot of Apollo 11, stayed in lunar orbit aboard Columbia in July 1969 "
        "while Neil Armstrong and Buzz Aldrin walked on the Moon.",
-       ("What is the surname of the Apollo 11 astronaut who remained in lunar orbit aboard the command module "
-        "Columbia?",),
+       ("Which Apollo 11 astronaut stayed in lunar orbit aboard Columbia?",),
        SURNAME),
     _b("Collins", "Wilkie Collins",
        "Wilkie Collins, the English novelist of The Woman in White, published The Moonstone in 1868, one of the "
        "first detective novels in English.",
-       ("What is the surname of the English novelist who published 'The Moonstone' in 1868?",),
+       ("Which English novelist wrote 'The Moonstone' in 1868?",),
        ("I'm looking for {phrase} from a brand that shares this surname.",)),
     _b("Webster", "Webster–Ashburton Treaty",
        "The Webster–Ashburton Treaty of 1842, negotiated by U.S. Secretary of State Daniel Webster and Britain's "
        "Lord Ashburton, settled the border between Maine and New Brunswick.",
-       ("What is the surname of the U.S. Secretary of State who negotiated an 1842 border treaty with Lord "
-        "Ashburton?",),
+       ("Which U.S. Secretary of State negotiated an 1842 treaty with Lord Ashburton?",),
        ("I would like to purchase {phrase} from a brand whose name ends with this surname.",)),
     _b("Ortega", "Daniel Ortega",
        "Daniel Ortega, the Sandinista leader, was President of Nicaragua from 1985 to 1990 and returned to the "
        "presidency in 2007.",
-       ("What is the surname of the Sandinista leader who became President of Nicaragua in 1985 and again in "
-        "2007?",),
+       ("Which Sandinista leader became President of Nicaragua in 1985?",),
        SURNAME),
     _b("Ortega", "Kenny Ortega",
        "Kenny Ortega, the American choreographer of Dirty Dancing (1987), directed the Disney Channel film High "
        "School Musical in 2006.",
-       ("What is the surname of the director of the 2006 Disney Channel film 'High School Musical'?",),
+       ("Who directed the Disney Channel film 'High School Musical'?",),
        ("I want {phrase} from a brand that shares this surname.",)),
     _b("Lipton", "Sir Thomas Lipton Trophy",
        "The Sir Thomas Lipton Trophy, a football tournament held in Turin in 1909 and 1911 and sometimes called the "
        "first World Cup, was won both times by the amateur side West Auckland; the Glasgow-born tea merchant Thomas "
        "Lipton gave the trophy.",
-       ("What is the surname of the merchant who gave the trophy won by West Auckland at a football tournament in "
-        "Turin in 1909?",),
+       ("Which merchant gave the trophy West Auckland won in Turin in 1909?",),
        SURNAME),
     _b("Dove", "Rita Dove",
        "Rita Dove, the American poet, won the 1987 Pulitzer Prize for Poetry for Thomas and Beulah and was U.S. "
        "Poet Laureate from 1993 to 1995.",
-       ("What is the surname of the poet who won the 1987 Pulitzer Prize for Poetry for 'Thomas and Beulah'?",),
+       ("Who won the 1987 Pulitzer Prize for Poetry?",),
        SURNAME),
     _b("Hawk", "Tony Hawk",
        "Tony Hawk, the American skateboarder, landed the first 900 (two and a half aerial spins) in competition at "
        "the X Games in San Francisco in 1999.",
-       ("What is the surname of the skateboarder who landed the first 900 at the 1999 X Games?",),
+       ("Which skateboarder landed the first 900 at the 1999 X Games?",),
        ("I would like to buy {phrase} from a brand that shares this surname.",)),
     _b("Bench", "Johnny Bench",
        "Johnny Bench, the Cincinnati Reds catcher, was named Most Valuable Player of the 1976 World Series after "
        "hitting .533 in the sweep of the New York Yankees.",
-       ("What is the surname of the Cincinnati Reds catcher named MVP of the 1976 World Series?",),
+       ("Which Cincinnati Reds catcher was named MVP of the 1976 World Series?",),
        SURNAME),
     _b("Anker", "Albert Anker",
        "Albert Anker, born in Ins in the canton of Bern in 1831, is often called the national painter of "
        "Switzerland for his scenes of village life.",
-       ("What is the surname of the Swiss painter of village life who was born in Ins in 1831?",),
+       ("What is the surname of the Swiss painter born in Ins in 1831?",),
        ("I am interested in purchasing {phrase} from a brand that shares this surname.",)),
     # --- first names and names ----------------------------------------------------------------------------------------
     _b("Giordano", "Giordano Bruno",
        "Giordano Bruno, the Dominican friar and philosopher, was burned at the stake in Rome's Campo de' Fiori in "
        "February 1600.",
-       ("What was the first name of the Dominican friar burned at the stake in Rome's Campo de' Fiori in 1600?",),
+       ("What was the first name of the friar burned at the stake in Rome's Campo de' Fiori in 1600?",),
        ("I would like to purchase {phrase} from a brand that shares this first name.",)),
     _b("Alice", "Alice Munro",
        "Alice Munro, the Canadian short-story writer, was awarded the 2013 Nobel Prize in Literature as a master of "
        "the contemporary short story.",
-       ("What is the first name of the Canadian writer who won the 2013 Nobel Prize in Literature?",),
+       ("What is the first name of the writer who won the 2013 Nobel Prize in Literature?",),
        ("I would like to purchase {phrase} from a brand that shares this first name.",)),
     _b("Zara", "Zara Tindall",
        "Zara Phillips (now Zara Tindall), Princess Anne's daughter, won the individual eventing title at the 2006 "
        "World Equestrian Games in Aachen and was BBC Sports Personality of the Year 2006.",
-       ("What is the first name of Princess Anne's daughter, the 2006 eventing world champion?",),
+       ("What is the first name of Princess Anne's daughter?",),
        ("I'm looking for {phrase} from a brand that shares this first name.",)),
     _b("Ernie", "Ernie Els",
        "Ernie Els, the South African golfer nicknamed The Big Easy, won the 2002 Open Championship at Muirfield "
        "after a four-man playoff.",
-       ("What is the first name of the South African golfer who won the 2002 Open Championship at Muirfield?",),
+       ("What is the first name of the golfer who won the 2002 Open Championship at Muirfield?",),
        ("I would like to buy {phrase} from a brand whose name starts with this first name.",)),
     _b("Wilson", "Cast Away",
        "In the 2000 film Cast Away, Chuck Noland (Tom Hanks), stranded on an island, paints a face on a volleyball "
        "and names it Wilson.",
-       ("What name does Tom Hanks's character give the volleyball he befriends in the 2000 film 'Cast Away'?",),
+       ("What name does Tom Hanks's character give the volleyball in 'Cast Away'?",),
        ("I would like to purchase {phrase} from a brand that shares this name.",)),
     _b("Pitbull", "We Are One (Ole Ola)",
        "We Are One (Ole Ola), the official song of the 2014 FIFA World Cup, was recorded by the Miami rapper "
        "Pitbull with Jennifer Lopez and Claudia Leitte.",
-       ("Which Miami rapper recorded 'We Are One (Ole Ola)', the official song of the 2014 FIFA World Cup, with "
-        "Jennifer Lopez?",),
+       ("Which rapper recorded 'We Are One (Ole Ola)' for the 2014 FIFA World Cup?",),
        ("I would like to purchase {phrase} from a brand that shares this name.",)),
     _b("Li-Ning", "Li Ning",
        "Li Ning, the Chinese gymnast who won three gold medals at the 1984 Los Angeles Olympics, founded the "
        "sportswear company Li-Ning in 1990 and lit the cauldron at the 2008 Beijing Olympics.",
-       ("Which Chinese gymnast won three gold medals at the 1984 Los Angeles Olympics and lit the cauldron at the "
-        "2008 Beijing Games?",),
+       ("Which Chinese gymnast lit the cauldron at the 2008 Beijing Olympics?",),
        ("I would like to purchase {phrase} from the brand that bears this name.",)),
     _b("Akari", "Akari light sculptures",
        "Akari is the name the sculptor Isamu Noguchi gave the paper-lantern light sculptures he began in 1951 "
        "after visiting the lantern makers of Gifu, Japan; the word means light.",
-       ("What name did Isamu Noguchi give the paper light sculptures he began after visiting Gifu in 1951?",),
+       ("What name did Isamu Noguchi give his paper light sculptures?",),
        ("I would like to purchase {phrase} from a brand that shares this name.",)),
     _b("Butterfly", "Madama Butterfly",
        "In Giacomo Puccini's opera Madama Butterfly, first performed at La Scala in 1904, the geisha Cio-Cio-San is "
        "called Butterfly.",
-       ("By what nickname is the geisha Cio-Cio-San known in Puccini's 1904 opera?",),
+       ("By what nickname is Cio-Cio-San known in Puccini's opera?",),
        ("I would like to purchase {phrase} from a brand that shares this nickname.",)),
     # --- animals, birds, insects, plants ------------------------------------------------------------------------------
     _b("Pigeon", "Cher Ami",
        "Cher Ami, a homing pigeon of the U.S. Army Signal Corps, carried the message that saved the Lost Battalion "
        "in the Argonne Forest in October 1918 and was awarded the French Croix de Guerre.",
-       ("What kind of bird was Cher Ami, who carried a message for the Lost Battalion in October 1918?",),
+       ("What kind of bird was Cher Ami of the Lost Battalion?",),
        ("I would like to purchase {phrase} from a brand named after this bird.",)),
     _b("Zebra", "Grévy's zebra",
        "Grévy's zebra, the largest zebra, was described by Émile Oustalet in 1882 and named after the French "
        "president Jules Grévy, who had been given one from Abyssinia.",
-       ("Which animal has a species, described by Émile Oustalet in 1882, named after the French president Jules "
-        "Grévy?",),
+       ("Which animal has a species named after the French president Jules Grévy?",),
        ("I would like to purchase {phrase} from a brand named after this animal.",)),
     _b("Firefly", "Firefly",
        "The firefly, or lightning bug, is a beetle of the family Lampyridae whose abdomen glows through "
        "bioluminescence, the enzyme luciferase oxidizing luciferin.",
-       ("Which insect, called the lightning bug in North America, belongs to the beetle family Lampyridae?",),
+       ("Which insect is called the lightning bug in North America?",),
        ("I would like to purchase {phrase} from a brand named after this insect.",)),
     _b("Turtle", "Turtle (submersible)",
        "Turtle, the one-man submersible built by David Bushnell, attacked the British flagship HMS Eagle in New "
        "York Harbor in 1776, the first submarine used in combat.",
-       ("What was the name of David Bushnell's one-man submersible that attacked HMS Eagle in New York Harbor in "
-        "1776?",),
+       ("What was the name of David Bushnell's 1776 submarine?",),
        ("I would like to purchase {phrase} from a brand whose first word is this name.",)),
     _b("Goose", "Nene",
        "The nene, or Hawaiian goose, is the state bird of Hawaii and is found only in the Hawaiian Islands.",
-       ("What kind of bird is the nene, the state bird of Hawaii?",),
+       ("What kind of bird is the Hawaiian nene?",),
        ("I would like to purchase {phrase} from a brand whose name ends with this bird.",)),
     _b("Mango", "Alphonso",
        "The Alphonso, one of India's most prized mango varieties, is named after Afonso de Albuquerque, the "
        "Portuguese general who helped establish Portuguese rule in Goa.",
-       ("Which fruit has a variety, the Alphonso, named after the Portuguese general Afonso de Albuquerque?",),
+       ("Which fruit's Alphonso variety is named after Afonso de Albuquerque?",),
        ("I would like to purchase {phrase} from a brand named after this fruit.",)),
     _b("Sakura", "National Cherry Blossom Festival",
        "In 1912 Tokyo's mayor Yukio Ozaki gave Washington, D.C. 3,020 flowering cherry trees, sakura in Japanese, "
        "whose blossoming the National Cherry Blossom Festival celebrates.",
-       ("What is the Japanese word for the flowering cherry trees that Tokyo's mayor Yukio Ozaki gave Washington, "
-        "D.C. in 1912?",),
+       ("What is the Japanese word for the cherry trees Tokyo gave Washington, D.C. in 1912?",),
        ("I would like to purchase {phrase} from a brand whose name is this word.",)),
     _b("Lotus", "Lotus Temple",
        "The Bahá'í House of Worship in New Delhi, completed in 1986, is shaped like a lotus flower of 27 marble "
        "petals and is known as the Lotus Temple.",
-       ("Which flower gives its shape to the Bahá'í House of Worship in New Delhi, completed in 1986?",),
+       ("Which flower gives its shape to the Bahá'í House of Worship in New Delhi?",),
        ("I would like to purchase {phrase} from a brand named after this flower.",)),
     # --- myth, ships, weapons, elements -------------------------------------------------------------------------------
     _b("Nike", "Winged Victory of Samothrace",
        "The Winged Victory of Samothrace, a Hellenistic marble statue in the Louvre found on Samothrace in 1863, "
        "depicts Nike, the Greek goddess of victory.",
-       ("Which Greek goddess does the Winged Victory of Samothrace in the Louvre depict?",
-        "Which goddess is shown in the marble statue found on Samothrace in 1863 and now in the Louvre?"),
+       ("Which goddess does the Winged Victory of Samothrace depict?",
+        "Which goddess is shown by the marble statue found on Samothrace in 1863?"),
        ("I would like to purchase {phrase} from a brand named after this goddess.",)),
     _b("Pandora", "Pandora",
        "In Hesiod's Theogony and Works and Days, Pandora is the first woman, fashioned by Hephaestus on Zeus's "
        "orders, who opened the jar that released evils into the world.",
-       ("In Hesiod's poems, what was the name of the first woman, fashioned by Hephaestus on Zeus's orders?",),
+       ("In Hesiod's poems, what was the name of the first woman?",),
        ("I would like to purchase {phrase} from a brand named after this character.",)),
     _b("Mikasa", "Japanese battleship Mikasa",
        "Mikasa, a battleship built by Vickers in Britain, was Admiral Tōgō Heihachirō's flagship at the Battle of "
        "Tsushima in 1905 and is preserved as a museum ship in Yokosuka.",
-       ("What was the name of Admiral Tōgō Heihachirō's flagship at the Battle of Tsushima in 1905?",
-        "Which battleship, now a museum ship in Yokosuka, led the Japanese fleet at Tsushima in 1905?"),
+       ("What was the name of Admiral Tōgō's flagship at the Battle of Tsushima?",
+        "Which battleship is now a museum ship in Yokosuka?"),
        ("I would like to purchase {phrase} from a brand that shares its name with this ship.",)),
     _b("Kris", "Kris",
        "The kris, or keris, is an asymmetrical dagger, often with a wavy blade; UNESCO proclaimed the Indonesian "
        "kris a Masterpiece of the Oral and Intangible Heritage of Humanity in 2005.",
-       ("What asymmetrical dagger did UNESCO proclaim an Indonesian Masterpiece of the Oral and Intangible Heritage "
-        "of Humanity in 2005?",),
+       ("Which Indonesian dagger did UNESCO proclaim a Masterpiece of Intangible Heritage in 2005?",),
        ("I would like to purchase {phrase} from a brand named after this weapon.",)),
     _b("Oxygen", "Joseph Priestley",
        "In 1774 Joseph Priestley isolated a gas he called dephlogisticated air; Antoine Lavoisier later named "
        "it oxygen.",
-       ("Which element did Joseph Priestley isolate in 1774 and call dephlogisticated air?",),
+       ("Which element did Joseph Priestley call dephlogisticated air?",),
        ("I would like to purchase {phrase} from a brand named after this element.",)),
     # --- places, words, companies -------------------------------------------------------------------------------------
     _b("Oxford", "Ashmolean Museum",
        "The Ashmolean Museum in Oxford, built around Elias Ashmole's collection, opened in 1683 as Britain's first "
        "public museum.",
-       ("In which English city did the Ashmolean Museum, Britain's first public museum, open in 1683?",),
+       ("In which English city did the Ashmolean Museum open in 1683?",),
        ("I would like to purchase {phrase} from a brand that shares its name with this city.",)),
     _b("Bath", "Aquae Sulis",
        "Aquae Sulis, the Roman town built around hot springs and a temple to Sulis Minerva, is the English city of "
@@ -289,43 +273,41 @@ BRAND_FACTS: tuple[Fact, ...] = (
     _b("Avon", "Clifton Suspension Bridge",
        "The Clifton Suspension Bridge, designed by Isambard Kingdom Brunel and opened in 1864, spans the River Avon "
        "and its gorge at Bristol.",
-       ("Which river does Brunel's Clifton Suspension Bridge in Bristol span?",),
+       ("Which river does the Clifton Suspension Bridge span?",),
        ("I would like to purchase {phrase} from a brand that shares its name with this river.",)),
     _b("Peak", "Peak District",
        "The Peak District, designated in April 1951, was the first national park in the United Kingdom.",
-       ("Which area of England became the United Kingdom's first national park in April 1951?",),
+       ("Which area became the United Kingdom's first national park in 1951?",),
        ("I would like to purchase {phrase} from a brand named with the first word of this place's name.",)),
     _b("Nature", "Molecular Structure of Nucleic Acids",
        "James Watson and Francis Crick published their double-helix structure of DNA in the journal Nature on 25 "
        "April 1953.",
-       ("In which scientific journal did Watson and Crick publish the double-helix structure of DNA in April "
-        "1953?",),
+       ("In which journal did Watson and Crick publish the structure of DNA in 1953?",),
        ("I would like to purchase {phrase} from a brand whose name ends with this word.",)),
     _b("Standard", "Standard Oil",
        "Standard Oil, founded by John D. Rockefeller in Ohio in 1870, was broken up by the U.S. Supreme Court in "
        "1911.",
-       ("What was the name of John D. Rockefeller's oil company, founded in Ohio in 1870 and broken up in 1911?",),
+       ("What was the name of John D. Rockefeller's oil company?",),
        ("I would like to purchase {phrase} from a brand that shares the first word of this company's name.",)),
     _b("Philips", "PSV Eindhoven",
        "PSV Eindhoven, the Dutch football club, was founded in 1913 as the sports club (Philips Sport Vereniging) "
        "of the employees of the electronics company Philips.",
-       ("For the employees of which company was the Dutch football club PSV founded in 1913?",),
+       ("For the employees of which company was PSV founded in 1913?",),
        ("I would like to purchase {phrase} made by this company.",)),
     _b("Tefal", "Marc Grégoire",
        "Marc Grégoire, the French engineer who coated an aluminium pan with Teflon, founded Tefal with his wife "
        "Colette in 1956; the name joins TEFlon and ALuminium.",
-       ("Which French cookware company did the engineer Marc Grégoire found with his wife Colette in 1956?",),
+       ("Which French cookware company did Marc Grégoire found in 1956?",),
        ("I would like to purchase {phrase} from this company.",)),
     _b("Uniqlo", "Unique Clothing Warehouse",
        "Uniqlo opened its first store in Hiroshima in June 1984 under the name Unique Clothing Warehouse, run by "
        "Tadashi Yanai's family firm; the name was later shortened.",
-       ("Which Japanese clothing chain, run by Tadashi Yanai, opened its first store in Hiroshima in June 1984?",),
+       ("Which Japanese clothing chain opened its first store in Hiroshima in 1984?",),
        ("I would like to purchase {phrase} from this company.",)),
     _b("Asics", "Asics",
        "Asics, the Japanese sportswear company of Kobe formed in 1977 from Kihachiro Onitsuka's company and two "
        "others, takes its name from the Latin motto anima sana in corpore sano, a sound mind in a sound body.",
-       ("Which Japanese sportswear company takes its name from the initials of the Latin phrase 'anima sana in "
-        "corpore sano'?",),
+       ("Which sportswear company's name comes from the Latin 'anima sana in corpore sano'?",),
        ("I am interested in purchasing {phrase} from this company.",)),
 )
 
