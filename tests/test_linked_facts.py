@@ -4,14 +4,17 @@ world's knowledge tasks tie product to fact in all the ways the official set doe
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter
 
 import pytest
 
+from benchmarks.shoppingbench.schema import ShoppingTask
 from benchmarks.shoppingbench.worldgen.brand_facts import BRAND_FACTS
 from benchmarks.shoppingbench.worldgen.heuristic import KNOWLEDGE_HINT, read_instruction
 from benchmarks.shoppingbench.worldgen.knowledge import FAMILY_SHARES, THEMED_KEYS
+from benchmarks.shoppingbench.worldgen.obscure_facts import can_obscure, obscure_fact
 from benchmarks.shoppingbench.worldgen.place_facts import NAMES, ORIGINS, PLACE_FACTS, PLACES, YEARS
 from benchmarks.shoppingbench.worldgen.real_facts import FACTS, Fact
 from benchmarks.shoppingbench.worldgen.vocab import KINDS
@@ -57,12 +60,36 @@ def test_one_question_has_one_answer():
     assert {q: a for q, a in answers.items() if len(a) > 1} == {}
 
 
+def _family(task: ShoppingTask) -> str:
+    """How a knowledge task ties its product to the answer: the brand, a themed title value, or an attribute."""
+    answer, product = (task.knowledge_attribute or "").lower(), task.knowledge_product
+    assert product is not None
+    if answer in product.brand.lower():
+        return "brand"
+    return next((key for key in THEMED_KEYS if product.attributes.get(key) == [answer]), "attribute")
+
+
 def test_the_default_worlds_knowledge_tasks_tie_product_and_fact_in_every_way(default_world):
-    family = {q: "attribute" for f in FACTS for q in f.questions}
-    family |= {q: "brand" for f in BRAND_FACTS for q in f.questions}
-    family |= {q: f.key for f in PLACE_FACTS for q in f.questions}
+    real = {q for f in FACTS + LINKED for q in f.questions}
     web = [t for t in default_world.tasks("generated") if t.intent == "web"]
-    counts = Counter(family.get(t.query.partition("?")[0] + "?", "made-up") for t in web)
-    assert set(FAMILY_SHARES) <= set(counts), counts
-    assert max(counts.values()) <= len(web) // 2, counts  # colours and flavours no longer most of them
-    assert counts["made-up"] <= len(web) // 10, counts
+    families = Counter(_family(t) for t in web)
+    assert set(FAMILY_SHARES) == set(families), families
+    assert max(families.values()) <= len(web) // 2, families  # colours and flavours no longer most of them
+    asked = [t.query.partition("?")[0] + "?" for t in web]
+    assert len(set(asked)) == len(asked)  # no question twice, as in the official set
+    made_up = [t for t, q in zip(web, asked, strict=True) if q not in real]
+    assert all(_family(t) != "attribute" for t in made_up)  # an attribute's made-up entity only past the real facts
+    assert len(web) // 4 <= len(made_up) <= len(web) * 3 // 5  # obscure award trivia beside real facts
+
+
+def test_an_obscure_fact_states_its_answer_once_and_its_rivals_never():
+    rng, awarded = random.Random(0), set[str]()
+    obscured = [f for f in LINKED if can_obscure(f)]
+    assert {f.key for f in obscured} == {"brand", *THEMED_KEYS}
+    for real in obscured:
+        fact, rivals = obscure_fact(real, rng, awarded)
+        assert (fact.key, fact.value, fact.purchases) == (real.key, real.value, real.purchases)
+        assert _names(fact.statement, fact.value) and not _names(fact.questions[0], fact.value)
+        assert fact.questions[0].count("?") == 1 and fact.questions[0].endswith("?")
+        assert rivals and not any(_names(statement, fact.value) for _, statement in rivals)
+    assert len(awarded) == 2 * len(obscured)  # no award and year, no laureate twice in a world

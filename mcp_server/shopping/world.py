@@ -136,8 +136,8 @@ def _stamp(*paths: Path) -> tuple[int, ...]:
     return tuple(stamp)
 
 
-GENERATOR_MODULES = ("catalog", "tasks", "knowledge", "real_facts", "brand_facts", "place_facts", "phrasing",
-                     "offers", "heuristic", "vocab", "wording", "sentences")
+GENERATOR_MODULES = ("catalog", "tasks", "knowledge", "real_facts", "brand_facts", "place_facts", "obscure_facts",
+                     "phrasing", "offers", "heuristic", "vocab", "wording", "sentences")
 """The modules whose code decides what a seed generates (and which tasks the check keeps)."""
 
 

@@ -22,24 +22,13 @@ from benchmarks.shoppingbench.schema import Product, ShoppingTask, Target, task_
 from benchmarks.shoppingbench.worldgen import source_digest
 from benchmarks.shoppingbench.worldgen.brand_facts import BRAND_FACTS
 from benchmarks.shoppingbench.worldgen.heuristic import KNOWLEDGE_HINT, Tools, check_task
+from benchmarks.shoppingbench.worldgen.obscure_facts import FIRST_NAMES, SURNAMES, can_obscure, obscure_fact
 from benchmarks.shoppingbench.worldgen.phrasing import kind_of, product_phrase
 from benchmarks.shoppingbench.worldgen.place_facts import PLACE_FACTS
 from benchmarks.shoppingbench.worldgen.real_facts import FACTS, Fact
 from benchmarks.shoppingbench.worldgen.vocab import KINDS
 from benchmarks.shoppingbench.worldgen.wording import USES
 
-FIRST_NAMES = ("Margaret", "Thomas", "Elena", "Rafael", "Catherine", "Daniel", "Teresa", "Jonathan", "Isabel",
-               "Martin", "Helen", "Samuel", "Lucia", "Robert", "Clara", "Miguel", "Anna", "Patrick", "Sofia",
-               "Gregory", "Irene", "Victor", "Louise", "Andrew", "Beatriz", "Henry", "Carmen", "Oliver", "Rosa",
-               "Edward", "Julia", "Francis", "Amelia", "Leonard", "Cecilia", "Arthur", "Natalia", "Philip")
-SURNAMES = ("Abernathy", "Bancroft", "Calloway", "Delacroix", "Ellsworth", "Fairbanks", "Galloway", "Hargrove",
-            "Ingram", "Jessup", "Kendrick", "Langford", "Mercado", "Navarro", "Okafor", "Pemberton", "Quintero",
-            "Rutherford", "Salcedo", "Thornton", "Underwood", "Villanueva", "Whitaker", "Zamora", "Aquino",
-            "Bautista", "Castillo", "Escobar", "Garrido", "Halvorsen", "Lindqvist", "Marchetti", "Novak",
-            "Ostrowski", "Petrov", "Tolentino", "Valdez", "Wexler", "Brennan", "Caldwell", "Donnelly", "Gallagher",
-            "Harrington", "Kowalski", "Moreau", "Nakamura", "Sandoval", "Whitfield", "Albrecht", "Beaumont",
-            "Corcoran", "Dunmore", "Esperanza", "Falkner", "Greenhalgh", "Hollister", "Lacson", "Maddox", "Ocampo",
-            "Prescott", "Rosales", "Sorensen", "Trevino", "Vasquez", "Winslow", "Yeager")
 PLACE_STARTS = ("Ash", "Brad", "Brook", "Cran", "Dal", "Elling", "Fair", "Glad", "Hart", "Hol", "Kings", "Lang",
                 "Mar", "Mill", "Nor", "Oak", "Pen", "Rad", "Red", "Sel", "Stan", "Thorn", "Wal", "West", "Whit",
                 "Wood", "Bar", "Chal", "Dun", "Hal", "Lin", "Mel", "Ros", "Sher", "Til", "Wel")
@@ -206,6 +195,9 @@ flavour), the brand (a surname, a word), or a themed listing's place, origin, ye
 answers are places, years, people and words far more often than colours; about one in ten is a brand."""
 THEMED_KEYS = ("place", "origin", "year", "name")
 USE_RATE = 0.3
+OBSCURE_RATE = 0.5
+"""How often a brand or themed task asks an obscure made-up fact (obscure_facts) instead of its real one: the
+official set's trivia is obscure, and a real fact that is certainly true is better known (blind rounds 7 and 8)."""
 """How often a purchase goes on after the answer with what the product is for."""
 MADE_UP = "made-up"
 """The family of attribute hinges no real fact answers: asked about a made-up entity, only once the others ran out
@@ -305,6 +297,7 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
         attribute_facts.setdefault((known.key, known.value), []).append(known)
     attribute_values = sorted({(key, _value(p, key)) for p, key, _ in families["attribute"]})
     uses: dict[Fact, int] = {}
+    awarded: set[str] = set()
     tasks: list[ShoppingTask] = []
     documents: list[dict] = []
     for family, (product, key, linked) in _drawn(families, rng):
@@ -315,12 +308,16 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
         if re.search(rf"\b{re.escape(value)}\b", phrase, flags=re.IGNORECASE):
             continue
         if linked is not None:
-            if uses.get(linked, 0) >= FACT_USES:
+            spent = uses.get(linked, 0) >= FACT_USES
+            if (spent or rng.random() < OBSCURE_RATE) and can_obscure(linked):
+                asked, rivals = obscure_fact(linked, rng, awarded)
+                documents += [_document(title, statement) for title, statement in rivals]
+            elif spent:
                 continue
-            uses[linked] = uses.get(linked, 0) + 1
-            query = f"{rng.choice(linked.questions)} {_purchase(linked.purchases, phrase, product, rng)}"
-            if uses[linked] == 1:
-                documents.append(_document(linked.title, linked.statement))
+            else:
+                asked, uses[linked] = linked, 1
+            documents.append(_document(asked.title, asked.statement))
+            query = f"{rng.choice(asked.questions)} {_purchase(asked.purchases, phrase, product, rng)}"
             tasks.append(_task(len(tasks), task_set, query, product, linked.value if key == "brand" else value))
             continue
         relation = RELATIONS[key]
