@@ -534,9 +534,10 @@ def _change_title_attribute(product: dict, kind: Kind, rng: random.Random) -> bo
     key = rng.choice(keys)
     old = product["attributes"][key][0]
     named = _title_case(old)
-    if named not in product["title"]:
+    others = [v for v in kind.title_attrs[key] if v != old]
+    if named not in product["title"] or not others:  # a themed kind may name one value only
         return False
-    new = rng.choice([v for v in kind.title_attrs[key] if v != old])
+    new = rng.choice(others)
     product["title"] = product["title"].replace(named, _title_case(new), 1)
     product["attributes"][key] = [new]
     _refresh_text(product)
