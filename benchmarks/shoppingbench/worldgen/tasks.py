@@ -282,21 +282,39 @@ def product_tasks(products: list[Product], count: int, rng: random.Random, tools
     return tasks
 
 
+# --- item counts -------------------------------------------------------------------------------------------------
+
+SHOP_SIZES = {2: 89, 3: 86, 4: 75}
+"""How many items a shop task asks, as the official set's 250 do."""
+
+
+def _next_size(made: list[int], count: int, weights: dict[int, int], rng: random.Random) -> int:
+    """An item count still short of its share of `count` (`weights`, given the item counts of the tasks `made`),
+    so that larger baskets, which fail the budget or the read-back more often, still reach their share."""
+    total = sum(weights.values())
+    short = [max(0.0, count * w / total - made.count(size)) for size, w in weights.items()]
+    return rng.choices(list(weights), weights=[s + 0.5 for s in short])[0]  # never stuck on one that fails
+
+
 # --- shop intent -------------------------------------------------------------------------------------------------
 
 def shop_tasks(products: list[Product], count: int, rng: random.Random, tools: Tools,
                hot: set[str] | None = None) -> list[tuple[str, list]]:
-    """Multi-product seller tasks: 2–4 targets from one shop, named in order, at least one of them in `hot` (the
-    contested products; None: any)."""
+    """Multi-product seller tasks: 2–4 targets in the official shares (SHOP_SIZES), named in order, from one shop
+    carrying that many titles, at least one of them in `hot` (the contested products; None: any)."""
     shops = _by_shop(products, minimum=2)
     if hot is not None:
         shops = {shop: items for shop, items in shops.items() if any(p.product_id in hot for p in items)}
+    carrying = {size: sorted(s for s, items in shops.items() if len(items) >= size) for size in SHOP_SIZES}
     tasks: list[tuple[str, list]] = []
     for _ in range(count * ATTEMPTS_PER_TASK):
         if len(tasks) == count or not shops:
             break
-        items = shops[rng.choice(sorted(shops))]
-        chosen = rng.sample(items, rng.randint(2, min(4, len(items))))
+        size = _next_size([len(t[1]) for t in tasks], count, SHOP_SIZES, rng)
+        if not carrying[size]:
+            continue
+        items = shops[rng.choice(carrying[size])]
+        chosen = rng.sample(items, size)
         if hot is not None and not any(p.product_id in hot for p in chosen):
             continue
         built = build_task("shop", chosen, [draw_target(p, rng) for p in chosen], rng, tools)
@@ -315,7 +333,7 @@ def _by_shop(products: Iterable[Product], minimum: int) -> dict[str, list[Produc
 
 # --- voucher intent ----------------------------------------------------------------------------------------------
 
-VOUCHER_SIZES = (30, 80, 80, 40)
+VOUCHER_SIZES = {1: 30, 2: 80, 3: 80, 4: 40}
 """How many items a voucher task asks, weighted toward the official set's 250 (22 ask one, 70 two, 80 three, 78 four;
 single flat requests read as generated, issue 30 round 4); four items are drawn less often than there, since a basket
 of four passes the read-back about 1 time in 30 and the official weights cost 45% more generation time than v3."""
@@ -331,7 +349,7 @@ def voucher_tasks(products: list[Product], count: int, rng: random.Random, tools
         if len(tasks) == count:
             break
         voucher_type: Literal["platform", "shop"] = rng.choice(("platform", "shop"))
-        size = _next_size(tasks, count, rng)
+        size = _next_size([len(t[1]) for t in tasks], count, VOUCHER_SIZES, rng)
         if voucher_type == "shop":
             items = shops[rng.choice(sorted(shops))]
             if len(items) < size:
@@ -355,12 +373,6 @@ def voucher_tasks(products: list[Product], count: int, rng: random.Random, tools
     return tasks
 
 
-def _next_size(tasks: list[tuple[str, list, Voucher]], count: int, rng: random.Random) -> int:
-    """An item count still short of its share of `count` (VOUCHER_SIZES), so that larger baskets, which fail the
-    budget or the read-back more often, still reach their share."""
-    made = [sum(len(t[1]) == size for t in tasks) for size in (1, 2, 3, 4)]
-    short = [max(0.0, count * w / sum(VOUCHER_SIZES) - m) for w, m in zip(VOUCHER_SIZES, made, strict=True)]
-    return rng.choices((1, 2, 3, 4), weights=[s + 0.5 for s in short])[0]  # never stuck on one that fails
 
 
 def draw_voucher(prices: list[float], shop_ids: list[str], voucher_type: Literal["platform", "shop"],
