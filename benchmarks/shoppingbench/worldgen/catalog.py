@@ -143,6 +143,11 @@ def shop_id_of(shop: int) -> str:
     return str(3_000_000 + shop * 7)
 
 
+def general_store_id(store: int) -> str:
+    """General stores count down from below the themed shops' ids (those count up)."""
+    return shop_id_of(-1 - store)
+
+
 def make_product(seed: int, index: int) -> dict:
     """Product `index` of the catalog of `seed`: a base product, or a near-duplicate of a member of its block's
     family (the block's first product and the near-duplicates before it), so families grow to about nine rivals."""
@@ -426,7 +431,7 @@ def _near_duplicate(original: dict, rng: random.Random, index: int) -> dict:
     kind = _kind_of(product)
     changed = {
         "attribute": lambda: _change_attribute(product, rng),
-        "shop": lambda: _change_shop(product, rng),
+        "shop": lambda: _change_shop(product, rng, index),
         "service": lambda: _change_service(product, rng),
         "brand": lambda: kind is not None and _change_brand(product, kind, rng),
         "measure": lambda: kind is not None and _change_measure(product, kind, rng),
@@ -452,10 +457,22 @@ def _refresh_text(product: dict) -> None:
     product["specification"] = _specification(product["brand"] or "no brand", product["attributes"])[:MAX_TEXT]
 
 
-def _change_shop(product: dict, rng: random.Random) -> bool:
+GENERAL_STORE_SHARE = 0.5
+GENERAL_STORES = 10
+PRODUCTS_PER_NEW_GENERAL_STORE = 200
+"""A listing moved to another shop goes this often to a general store, a reseller of popular items of every
+category (the official shop tasks ask one shop for a ring box, a seedling tray and cap straps), else to a shop of
+its own category. General stores carry several contested items each, which shop tasks of three or four items need
+(with themed shops alone, 8 shops of a 5k world had four). Their pool grows with the catalog, as themed shops'."""
+
+
+def _change_shop(product: dict, rng: random.Random, index: int) -> bool:
     """Another shop selling the same item, at its own price."""
     shop = (int(product["shop_id"]) - 3_000_000) // 7
-    product["shop_id"] = shop_id_of(shop + len(CATEGORY_L1) * rng.randint(1, 5))
+    if shop < 0 or rng.random() < GENERAL_STORE_SHARE:  # a general store's copy moves to another general store
+        product["shop_id"] = general_store_id(rng.randrange(GENERAL_STORES + index // PRODUCTS_PER_NEW_GENERAL_STORE))
+    else:
+        product["shop_id"] = shop_id_of(shop + len(CATEGORY_L1) * rng.randint(1, 5))
     price = _price(0.0, (product["price"] * rng.choice((0.85, 0.93, 1.04, 1.08, 1.15)),) * 2, 1.0)
     product["price"] = price if price != product["price"] else product["price"] + 1
     return True
@@ -535,7 +552,7 @@ def _change_title_attribute(product: dict, kind: Kind, rng: random.Random) -> bo
     old = product["attributes"][key][0]
     named = _title_case(old)
     others = [v for v in kind.title_attrs[key] if v != old]
-    if named not in product["title"] or not others:
+    if named not in product["title"] or not others:  # a themed kind may name one value only
         return False
     new = rng.choice(others)
     product["title"] = product["title"].replace(named, _title_case(new), 1)

@@ -204,22 +204,25 @@ def _first_match(spec: ItemSpec, budget: _Budget) -> Generator[Call, Any, dict[s
 
 
 def _one_shop(items: list[ItemSpec], budget: _Budget) -> Generator[Call, Any, list[str] | None]:
-    """For each shop selling a match of the first item, look for the other items in that shop alone."""
-    first = yield from _matches(items[0], budget)
+    """For each shop selling a match of the first item, look for the other items in that shop alone; when none of
+    those shops has them all, the shops selling a match of the next item, and so on."""
     tried: set[str] = set()
-    for candidate in first:
-        shop = str(candidate.get("shop_id"))
-        if shop in tried:
-            continue
-        tried.add(shop)
-        picks = [candidate["product_id"]]
-        for spec in items[1:]:
-            found = yield from _matches(spec, budget, shop_id=shop, pages=1)
-            if not found:
-                break
-            picks.append(found[0]["product_id"])
-        else:
-            return picks
+    for lead, lead_spec in enumerate(items):
+        for candidate in (yield from _matches(lead_spec, budget)):
+            shop = str(candidate.get("shop_id"))
+            if shop in tried:
+                continue
+            tried.add(shop)
+            picks = {lead: candidate["product_id"]}
+            for position, spec in enumerate(items):
+                if position == lead:
+                    continue
+                found = yield from _matches(spec, budget, shop_id=shop, pages=1)
+                if not found:
+                    break
+                picks[position] = found[0]["product_id"]
+            else:
+                return [picks[position] for position in range(len(items))]
     return None
 
 
