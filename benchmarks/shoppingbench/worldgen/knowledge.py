@@ -195,9 +195,10 @@ flavour), the brand (a surname, a word), or a themed listing's place, origin, ye
 answers are places, years, people and words far more often than colours; about one in ten is a brand."""
 THEMED_KEYS = ("place", "origin", "year", "name")
 USE_RATE = 0.3
-OBSCURE_RATE = 0.5
-"""How often a brand or themed task asks an obscure made-up fact (obscure_facts) instead of its real one: the
-official set's trivia is obscure, and a real fact that is certainly true is better known (blind rounds 7 and 8)."""
+OBSCURE_RATE = 0.35
+"""The share of knowledge tasks (at most, as they are drawn) asking an obscure made-up fact (obscure_facts) instead of
+a real one: the official set's trivia is obscure, and a real fact that is certainly true is better known (blind
+rounds 7 and 8); made-up ones in number are a tell of their own (round 9)."""
 """How often a purchase goes on after the answer with what the product is for."""
 MADE_UP = "made-up"
 """The family of attribute hinges no real fact answers: asked about a made-up entity, only once the others ran out
@@ -309,7 +310,8 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
             continue
         if linked is not None:
             spent = uses.get(linked, 0) >= FACT_USES
-            if (spent or rng.random() < OBSCURE_RATE) and can_obscure(linked):
+            if ((spent or rng.random() < OBSCURE_RATE) and can_obscure(linked)
+                    and len(awarded) / 2 < OBSCURE_RATE * (len(tasks) + 1)):
                 asked, rivals = obscure_fact(linked, rng, awarded)
                 documents += [_document(title, statement) for title, statement in rivals]
             elif spent:

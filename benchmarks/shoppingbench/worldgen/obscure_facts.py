@@ -3,9 +3,10 @@
 The official knowledge tasks ask SimpleQA-style trivia that almost nobody knows ("What is the surname of the person
 who received the Applied Inorganic Chemistry Award in 2015?"), so a model must look it up; real facts a generator can
 be sure of are better known, and blind readers told them apart by that (docs/blind-mix, rounds 7 and 8). These facts
-are as obscure and as checkable: the award, the society and the person are made up (no model knows them, none
-contradicts the real world), the world's corpus states each in one document, and a document about the same award in
-another year, or another field's award of that name, is the distractor a careless reading picks.
+are as obscure and as checkable: the award, the congress, the society and the person are made up (no model knows
+them, none contradicts the real world), the world's corpus states each in one document, and a document about the same
+award in another year, another field's award of that name, the next congress or a namesake society is the distractor
+a careless reading picks.
 
 `obscure_fact(real, rng, used)` writes one for the answer of a real linked fact (a surname brand, a city, a
 country, a coffee's origin, a year, a first name) and keeps its purchases, so the product ties to the answer the
@@ -52,6 +53,13 @@ CITATIONS = ("for a lifetime of work in the field", "for research published the 
              "for a textbook still used in the field", "for work done mostly abroad",
              "for a paper written with students")
 
+HOSTS = ("Ghent", "Tartu", "Aarhus", "Coimbra", "Graz", "Trondheim", "Bologna", "Leiden", "Uppsala", "Kraków")
+"""Cities a rival congress met in (none an answer a listing carries)."""
+MEETING_RATE = 0.5
+"""How often a city is asked as a congress's host and a year as a society's founding, not through an award."""
+INITIAL_RATE = 0.25
+"""How often a made-up person carries a middle initial ("Teresa M. Donnelly")."""
+
 QUESTIONS: dict[str, tuple[str, ...]] = {
     "surname": ("What is the surname of the person who received {award} in {year}?",
                 "What is the surname of the {nation} {profession} awarded {award} in {year}?"),
@@ -94,13 +102,16 @@ def obscure_fact(real: Fact, rng: random.Random, used: set[str]) -> tuple[Fact, 
         award = rng.choice(AWARDS).format(**words)
         year = int(real.value) if kind == "year" else rng.randint(1961, 2019)
         first = _title(real.value) if kind == "first name" else rng.choice(FIRST_NAMES)
-        person = f"{first} {real.value if kind == 'surname' else rng.choice(SURNAMES)}"
+        initial = f" {rng.choice('ABCDEFGHJKLMNPRSTW')}." if rng.random() < INITIAL_RATE else ""
+        person = f"{first}{initial} {real.value if kind == 'surname' else rng.choice(SURNAMES)}"
         if not {f"{award} {year}", person} & used and real.value.lower() not in award.lower():
             used |= {f"{award} {year}", person}
             break
     else:
         raise RuntimeError("out of made-up awards")
     profession = PROFESSIONS.get(field, "scientist")
+    if kind in ("city", "year") and rng.random() < MEETING_RATE:
+        return _meeting_fact(real, kind, field, words, year, person, rng)
     who = (f"{article(profession)} born in {_title(real.value)}" if kind in ("city", "country")
            else f"{article(words['nation'] + ' ' + profession)} born in {year - rng.randint(35, 60)}")
     statement = (f"{_title(award)} is given each year for work in {field.lower()}. The {year} award went to "
@@ -109,6 +120,36 @@ def obscure_fact(real: Fact, rng: random.Random, used: set[str]) -> tuple[Fact, 
                                                   nation=words["nation"])
     fact = replace(real, title=_title(award), statement=statement, questions=(question,))
     return fact, _distractors(award, field, year, words, rng, real.value)
+
+
+def _meeting_fact(real: Fact, kind: str, field: str, words: dict[str, str], year: int, person: str,
+                  rng: random.Random) -> tuple[Fact, list[tuple[str, str]]]:
+    """A city as a congress's host, a year as a society's founding (the official set asks both kinds)."""
+    profession = PROFESSIONS.get(field, "scientist")
+    society = f"the {words['nation']} Society of {field}"
+    if kind == "city":
+        number = rng.randint(3, 24)
+        meeting = f"the {_ordinal(number)} International Congress of {field}"
+        statement = (f"{_title(meeting)} took place in {_title(real.value)} in {year}, hosted by {society}; "
+                     f"{person} gave the opening lecture.")
+        question = rng.choice(("In which city was {meeting} held?", "Which city hosted {meeting} in {year}?",
+                               "Where did {meeting} take place?")).format(meeting=meeting, year=year)
+        rival = (f"{_title(meeting.replace(_ordinal(number), _ordinal(number + 1)))} took place in "
+                 f"{rng.choice([c for c in HOSTS if c.lower() != real.value])} in {year + rng.randint(1, 3)}.")
+        return replace(real, title=_title(meeting), statement=statement, questions=(question,)), [
+            (_title(meeting), rival)]
+    statement = (f"{_title(society)} was founded in {year} by {person}, "
+                 f"{article(words['nation'] + ' ' + profession)}, and has met every year since.")
+    question = rng.choice(("In which year was {society} founded?", "When was {society} established?",
+                           "In what year did {person} found {society}?")).format(society=society, person=person)
+    other = f"the {rng.choice([n for n in NATIONS if n != words['nation']])} Society of {field}"
+    rival = f"{_title(other)} was founded in {year + rng.choice((-9, -5, 4, 7, 11))}."
+    return replace(real, title=_title(society), statement=statement, questions=(question,)), [(_title(other), rival)]
+
+
+def _ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
 
 
 def _distractors(award: str, field: str, year: int, words: dict[str, str], rng: random.Random,
