@@ -189,7 +189,7 @@ brand's listings), so it needs two other brands selling that very listing. A the
 kind's listings of other places, years or names are the rivals."""
 PER_TITLE = 2
 """At most this many knowledge tasks about listings of one title."""
-FAMILY_SHARES = {"attribute": 0.32, "brand": 0.12, "place": 0.3, "origin": 0.08, "year": 0.12, "name": 0.06}
+FAMILY_SHARES = {"attribute": 0.32, "brand": 0.1, "place": 0.26, "origin": 0.14, "year": 0.12, "name": 0.06}
 """How the candidates are drawn among the ways a fact ties to a product: an attribute the title names (a colour, a
 flavour), the brand (a surname, a word), or a themed listing's place, origin, year or name. The official set's
 answers are places, years, people and words far more often than colours; about one in ten is a brand."""
@@ -305,7 +305,7 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
         if len(tasks) == count:
             break
         value = _value(product, key)
-        phrase = product_phrase(product, rng, leave_out=key, exact=key == "brand", singular=linked is not None)
+        phrase = product_phrase(product, rng, leave_out=key, exact=key == "brand")
         if re.search(rf"\b{re.escape(value)}\b", phrase, flags=re.IGNORECASE):
             continue
         if linked is not None:

@@ -340,11 +340,11 @@ def noun_phrase(product: Product, rng: random.Random, *, leave_out: str | None =
     return phrase
 
 
-def product_phrase(product: Product, rng: random.Random, *, leave_out: str | None = None, exact: bool = False,
-                   singular: bool = False) -> str:
-    """The product in a shopper's words, with its article, without what it is for (a knowledge task says that)."""
+def product_phrase(product: Product, rng: random.Random, *, leave_out: str | None = None, exact: bool = False) -> str:
+    """The product as a knowledge task names it: one, with its article, without its brand (the official ones never
+    name it: the fact leads to it) and without what it is for (the task may say that after the answer)."""
     phrase = noun_phrase(product, rng, leave_out=leave_out, exact=exact)
-    phrase.use, phrase.plural = "", phrase.plural and not singular
+    phrase.use, phrase.plural, phrase.brand = "", False, ""
     return phrase.render()
 
 
