@@ -59,7 +59,7 @@ COLOR_WORDS = tuple(sorted({"gray" if c == "grey" else c for c in COLORS}, key=l
 lower-case colour word opening the product's name for the stated one."""
 COLOR_FIRST_RATE = 0.6
 WRITTEN_RATE, PACKED = 0.25, ("set_pieces", "volume")
-"""How often a measure keeps the catalog's own form ("500g", "2pcs"); a pack or volume more ("10pcs", "50ml")."""
+"""How often a measure keeps the catalog's own form ("500g", "2pcs"); a pack or volume nearly always ("50ml")."""
 LOWER_BRAND_RATE = 0.03
 """How often a stated brand is typed in lower case (the official set: about one task in twenty)."""
 PRICE_LAST_RATE = 0.9
@@ -107,7 +107,7 @@ def pair_clause(key: str, value: str, rng: random.Random, *, brand: str = "") ->
         said = value if rng.random() < LOWER_BRAND_RATE else brand
     elif key == "size" and value in SIZES and rng.random() < 0.4:
         said = value.upper()  # "in size XL"
-    elif key != "size" and spoken(key, value) != value and rng.random() < WRITTEN_RATE + (key in PACKED) * 0.3:
+    elif key != "size" and spoken(key, value) != value and rng.random() < WRITTEN_RATE + (key in PACKED) * 0.65:
         said = value  # the catalog's "500g", "2pcs"
     else:
         said = said_quality(key, spoken(key, value))

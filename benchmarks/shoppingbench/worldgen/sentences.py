@@ -46,10 +46,11 @@ NO_STOP_RATE = 0.04
 """One item said without a closing full stop now and then (9 of the official set's 250 product requests)."""
 
 
-SHAPES, SHAPE_WEIGHTS = (0, 1, 2, 3, 5), (1, 4, 1, 2, 1)
-"""Shapes of several items, weighted as the official set uses them: "First, ... Second, ... Lastly, ..." by far
-the commonest, then run-on sentences, one sentence, and now and then a numbered list; never a list joined with
-semicolons after a colon."""
+SHAPES = (0, 1, 2, 3, 5)
+SHAPE_WEIGHTS = {2: (0.3, 1.5, 0.2, 1, 6), 3: (0.4, 6, 0.3, 1.5, 0), 4: (1.2, 5, 1, 1, 0)}
+"""Shapes of several items by their number, weighted as the official shop requests use them: two items mostly in one
+sentence (76 of 89), three or four mostly "First, ... Second, ... Lastly, ..." (48 of 86, 35 of 75), a numbered list
+now and then for four (18 of 75); never a list joined with semicolons after a colon."""
 NUMBER_WORDS = {2: "two", 3: "three", 4: "four"}
 FIRST_VERBS = ("I want", "I need", "I'm looking for")
 """The first item's verb when the opener is a sentence of its own ("Find a shop offering these items. I want ...")."""
@@ -92,7 +93,8 @@ def several_items(items: list[Item], opener: str, rng: random.Random, closing: s
     run-on shapes put before the first item ("I'm looking for a ... . I also need ...", "Looking for a ..., and
     also a ...")."""
     texts = [item.text(rng) for item in items]
-    shape = rng.choice((3, 3, 5)) if verb and rng.random() < INLINE_RATE else rng.choices(SHAPES, SHAPE_WEIGHTS)[0]
+    shape = rng.choice((3, 3, 5)) if verb and rng.random() < INLINE_RATE else rng.choices(
+        SHAPES, SHAPE_WEIGHTS[min(len(texts), 4)])[0]
     if shape == 5 and len(texts) > 2:  # one sentence holds two items at most
         shape = 3
     if shape == 0:

@@ -126,6 +126,7 @@ KEY_TEMPLATES: dict[str, tuple[str, ...]] = {
 """How each detail is stated around its spoken value; a key not listed here is not stated (no label-style form)."""
 
 NATURAL: dict[tuple[str, str], str] = {
+    ("output_ports", "1"): "with a single output port",
     ("caffeine", "decaf"): "decaf", ("caffeine", "caffeine free"): "caffeine-free",
     ("caffeine", "regular"): "with regular caffeine",
     ("dietary_needs", "gluten free"): "gluten-free", ("dietary_needs", "vegan"): "suitable for vegans",
