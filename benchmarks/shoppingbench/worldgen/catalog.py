@@ -460,17 +460,33 @@ def _refresh_text(product: dict) -> None:
 GENERAL_STORE_SHARE = 0.5
 GENERAL_STORES = 10
 PRODUCTS_PER_NEW_GENERAL_STORE = 200
-"""A listing moved to another shop goes this often to a general store, a reseller of popular items of every
-category (the official shop tasks ask one shop for a ring box, a seedling tray and cap straps), else to a shop of
-its own category. General stores carry several contested items each, which shop tasks of three or four items need
-(with themed shops alone, 8 shops of a 5k world had four). Their pool grows with the catalog, as themed shops'."""
+"""A listing moved to another shop goes this often to a general store, a reseller of popular items of several
+related departments, else to a shop of its own category. General stores carry several contested items each, which
+shop tasks of three or four items need (with themed shops alone, 8 shops of a 5k world had four). Their pool grows
+with the catalog, as themed shops'."""
+STORE_TYPES = (("Home", "Kitchen", "Lighting", "Appliances", "Furniture", "Garden"),
+               ("Clothing", "Fashion", "Shoes", "Bags", "Jewelry", "Watches"),
+               ("Electronics", "Computers", "Mobile", "Camera"),
+               ("Groceries", "Beauty", "Health", "Mother", "Baby", "Pet"),
+               ("Sports", "Automotive", "Tools", "Toys", "Stationery", "Media", "Books"))
+"""The departments each kind of general store resells together: an official shop request mostly asks for things
+that go together (baby clothes, aircon parts), not a drill beside sunscreen and bricks (blind round 13)."""
+
+
+def _general_store(category: str, rng: random.Random, index: int) -> str:
+    """A general store of the kind that resells this category's department."""
+    department = category.split(" > ")[0]
+    kind = next((n for n, words in enumerate(STORE_TYPES) if any(w in department for w in words)),
+                zlib.crc32(department.encode()) % len(STORE_TYPES))
+    per_kind = max(1, (GENERAL_STORES + index // PRODUCTS_PER_NEW_GENERAL_STORE) // len(STORE_TYPES))
+    return general_store_id(kind + len(STORE_TYPES) * rng.randrange(per_kind))
 
 
 def _change_shop(product: dict, rng: random.Random, index: int) -> bool:
     """Another shop selling the same item, at its own price."""
     shop = (int(product["shop_id"]) - 3_000_000) // 7
     if shop < 0 or rng.random() < GENERAL_STORE_SHARE:  # a general store's copy moves to another general store
-        product["shop_id"] = general_store_id(rng.randrange(GENERAL_STORES + index // PRODUCTS_PER_NEW_GENERAL_STORE))
+        product["shop_id"] = _general_store(product["category"], rng, index)
     else:
         product["shop_id"] = shop_id_of(shop + len(CATEGORY_L1) * rng.randint(1, 5))
     price = _price(0.0, (product["price"] * rng.choice((0.85, 0.93, 1.04, 1.08, 1.15)),) * 2, 1.0)

@@ -327,14 +327,25 @@ def shop_tasks(products: list[Product], count: int, rng: random.Random, tools: T
         size = _next_size([len(t[1]) for t in tasks], count, SHOP_SIZES, rng)
         if not carrying[size]:
             continue
-        items = shops[rng.choice(carrying[size])]
-        chosen = rng.sample(items, size)
+        chosen = _related(shops[rng.choice(carrying[size])], size, rng, hot)
         if hot is not None and not any(p.product_id in hot for p in chosen):
             continue
         built = build_task("shop", chosen, [draw_target(p, rng) for p in chosen], rng, tools)
         if built is not None:
             tasks.append(built)
     return tasks
+
+
+def _related(items: list[Product], size: int, rng: random.Random, hot: set[str] | None) -> list[Product]:
+    """`size` of a shop's items, one drawn first (a contested one where there is one) and then those of its department
+    before any other: an official shop request mostly asks things that go together (baby clothes, aircon parts), and a
+    general store's drill beside its sunscreen and bricks gave the generated ones away (blind round 13)."""
+    first = rng.choice([p for p in items if hot is None or p.product_id in hot] or items)
+    department = first.category.split(" > ")[0]
+    rest = [p for p in items if p is not first]
+    rng.shuffle(rest)
+    rest.sort(key=lambda p: p.category.split(" > ")[0] != department)
+    return [first, *rest[:size - 1]]
 
 
 def _by_shop(products: Iterable[Product], minimum: int) -> dict[str, list[Product]]:
