@@ -126,7 +126,7 @@ def _marks(count: int, rng: random.Random) -> list[str]:
         if position == count - 1 and count > 2:
             marks.append(rng.choice(LAST_ORDINALS))
         else:
-            marks.append(rng.choice(NEXT_ORDINALS) if rng.random() < 0.4 else ORDINALS[position])
+            marks.append(rng.choice(NEXT_ORDINALS) if rng.random() < 0.15 else ORDINALS[position])
     if rng.random() < 0.4:
         return [f"{mark} {rng.choice(ITEM_VERBS)}" for mark in marks]
     return marks

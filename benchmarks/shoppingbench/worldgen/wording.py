@@ -32,8 +32,9 @@ SERVICE_PHRASES: dict[str, tuple[str, ...]] = {
                  "with LazMall perks like guaranteed authenticity and easy returns", "from LazMall"),
     "freeShipping": ("with free shipping", "with free shipping", "with free delivery", "that comes with free shipping",
                      "with complimentary shipping", "that comes with complimentary shipping"),
-    "COD": ("with cash on delivery", "that supports cash on delivery", "available for cash on delivery",
-            "that can be paid for with cash on delivery", "available with cash on delivery"),
+    "COD": ("with cash on delivery", "with cash on delivery", "that supports cash on delivery",
+            "that supports cash on delivery", "available for cash on delivery", "available with cash on delivery",
+            "that can be paid for with cash on delivery"),
     "flashsale": ("with LazFlash deals", "available with LazFlash deals", "available with a LazFlash deal",
                   "with a LazFlash promo"),
 }
@@ -262,13 +263,13 @@ offering", "Looking for a shop"); {n} is the number of items in words."""
 SHOP_CLOSINGS = ("Please show me shops that have all these products.",
                  "Please show shops that have all these products.", "Please show shops selling all these products.",
                  "Please show me shops offering all these products.",
-                 "Can you help me find a store that sells all of them?", "Can you help me find such a store?",
-                 "All products should be available from the same shop.", "Show only shops that sell all these items.")
+                 "Can you help me find a store that sells all of these?", "Can you help me find such a store?",
+                 "Can you help me find these products?", "Show only shops that sell all these items.")
 VOUCHER_OPENERS = ("I'm looking for the following", "I'm looking for these items", "Looking for these products",
                    "I need a few things")
 ORDINALS = ("First,", "Second,", "Third,", "Fourth,")
-LAST_ORDINALS = ("Lastly,", "Lastly,", "Lastly,", "Finally,")
-NEXT_ORDINALS = ("Next,", "Then,")
+LAST_ORDINALS = ("Lastly,",) * 8 + ("Finally,",)
+NEXT_ORDINALS = ("Next,",) * 4 + ("Then,",)
 """Marks of a list said in sentences: "First, ... Next, ... Lastly, ..." (the official set's commonest)."""
 ITEM_VERBS = ("I want", "I need", "I'm looking for", "I'd like", "I'm interested in", "show me")
 """What follows an ordinal mark now and then ("First, I want ...", "Next, I need ...")."""
