@@ -42,7 +42,7 @@ def service_clauses(services: list[str], rng: random.Random, *, with_said: bool 
     cash on delivery". One "with" per item at most (`with_said`: a detail already began with it): the official
     set never strings "with X, with Y"."""
     said_with = [with_said]
-    leads: list[list[str]] = []
+    leads: list[str] = []
 
     def said(service: str, table: dict[str, tuple[str, ...]]) -> str:
         forms = table[service]
@@ -50,10 +50,10 @@ def service_clauses(services: list[str], rng: random.Random, *, with_said: bool 
             forms = tuple(f for f in forms if "delivery" not in f) or forms
         if said_with[0]:
             forms = without_with(forms)
-        forms = tuple(f for f in forms if f.split(" ")[:2] not in leads) or forms  # not "that comes with" twice
+        forms = tuple(f for f in forms if f.split(" ")[0] not in leads) or forms  # not "available ..." twice
         form = rng.choice(forms)
         said_with[0] = said_with[0] or form.startswith("with ")
-        leads.append(form.split(" ")[:2])
+        leads.append(form.split(" ")[0])
         return form
 
     if len(services) < 2 or rng.random() < 0.4:
@@ -67,9 +67,6 @@ def service_clauses(services: list[str], rng: random.Random, *, with_said: bool 
 def without_with(forms: tuple[str, ...]) -> tuple[str, ...]:
     """The forms that do not begin with "with" (all of them if none)."""
     return tuple(f for f in forms if not f.startswith("with ")) or forms
-
-
-
 
 
 SOURCE_DIGEST = source_digest(__file__)

@@ -23,6 +23,7 @@ from benchmarks.shoppingbench.worldgen import source_digest
 from benchmarks.shoppingbench.worldgen.offers import price_clause, service_clauses
 from benchmarks.shoppingbench.worldgen.vocab import COLORS, KINDS, Kind
 from benchmarks.shoppingbench.worldgen.wording import (
+    ATTRIBUTIVE,
     BETWEEN,
     CONTEXTS,
     GREATER_THAN,
@@ -117,11 +118,6 @@ def pair_clause(key: str, value: str, rng: random.Random, *, brand: str = "") ->
     if "a {v}" in template:  # "a smoke visor", "an iridium visor"
         return template.replace("a {v}", article(said))
     return template.format(v=said)
-
-
-ATTRIBUTIVE = frozenset(("pack", "roll", "diameter", "length", "battery", "bottle", "chain", "blade", "size", "tip",
-                         "point", "version", "motor"))
-"""Nouns a measure stands before ("the 500 gram pack"): its unit is said in the singular there."""
 
 
 def _one_unit(said: str) -> str:
@@ -551,7 +547,8 @@ class Item:
 def join_clauses(clauses: list[str], rng: random.Random) -> str:
     if len(clauses) <= 1:
         return "".join(clauses)
-    last = ", " if " and " in clauses[-1] or " and " in clauses[-2] else rng.choice((", ", " and ", " and "))
+    unlike = clauses[-1].startswith("that ") != clauses[-2].startswith("that ")  # not "that supports X and costing"
+    last = ", " if " and " in clauses[-1] + clauses[-2] or unlike else rng.choice((", ", " and ", " and "))
     return ", ".join(clauses[:-1]) + last + clauses[-1]
 
 

@@ -49,6 +49,10 @@ SERVICE_NOUNS: dict[str, tuple[str, ...]] = {
 
 # --- details (attribute and SKU pairs) ------------------------------------------------------------------------------
 
+ATTRIBUTIVE = frozenset(("pack", "roll", "diameter", "length", "battery", "bottle", "chain", "blade", "size", "tip",
+                         "point", "version", "motor", "capacity"))
+"""Nouns a measure stands before in a template ("the 500 gram pack"): its unit is said in the singular there."""
+
 KEY_TEMPLATES: dict[str, tuple[str, ...]] = {
     "color_family": ("in {v}", "in {v} color", "in the color {v}"),
     "light_color": ("with {v} light", "that lights up {v}"),
