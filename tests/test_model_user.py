@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from benchmarks.shoppingbench.conversation.profile import Constraint, UserProfile, about_item
 from benchmarks.shoppingbench.conversation.wording import say
+from benchmarks.shoppingbench.worldgen.phrasing import target_pairs
 from evaluators.models import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ModelSpecError, register_backend
 from evaluators.users.checks import AnswerCheck, check_answer
 from evaluators.users.guidelines import GUIDELINES, STOP_MARKER, UNSAYABLE, guidelines_sha256, profile_prompt
@@ -201,17 +202,21 @@ def test_the_embedded_smollm2_answers_through_the_cache_and_is_checked(tmp_path)
 def test_a_run_with_a_model_user_records_its_turns_errors_and_guidelines(default_world, tmp_path):
     """`run --user-model`: the scripted shopper answers the asker's two questions; the second answer misses its stop
     marker, recorded as that step's simulator error; the manifest records who played the user and how."""
-    SCRIPTS["run"] = [f"I have no preference about the colour. {STOP_MARKER}", "More than 400 PHP."]
+    task = next(t for t in default_world.tasks("generated") if t.intent == "product" and t.targets[0].price
+                and "greater than" in t.targets[0].price[0]
+                and "color_family" not in dict(target_pairs(t.targets[0])))  # a lower price bound held back, no colour
+    low = task.targets[0].price[0]["greater than"][0]  # type: ignore[index]
+    SCRIPTS["run"] = [f"I have no preference about the colour. {STOP_MARKER}", f"More than {low:g} PHP."]
     out = tmp_path / "run"
     ran = CliRunner().invoke(cli, ["run", "shoppingbench", "--model", "asker", "--user-model", "scripted-shopper:run",
-                                   "--task-id", "product-0000", "--world", str(default_world.root), "--out", str(out),
+                                   "--task-id", task.task_id, "--world", str(default_world.root), "--out", str(out),
                                    "--cache-path", str(tmp_path / "c.sqlite"), "--seed", "5"],
                              catch_exceptions=False)
     USER_SOURCES["model:scripted-shopper:run"]().close()  # type: ignore[attr-defined]  # write the cache
     assert ran.exit_code == 0, ran.output
     (path,) = iter_episode_files(out)
     asks = [step for step in read_trajectory(path).steps if step.tool == "ask_user"]
-    assert [step.observation for step in asks] == ["I have no preference about the colour.", "More than 400 PHP."]
+    assert [step.observation for step in asks] == ["I have no preference about the colour.", f"More than {low:g} PHP."]
     turns = [step.user for step in asks]
     assert all(turn is not None and turn.user == "model:scripted-shopper:run" for turn in turns)
     assert turns[0].simulator_error is None and turns[0].asked_about == []  # the profile holds no colour

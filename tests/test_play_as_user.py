@@ -11,6 +11,7 @@ import pytest
 from textual.widgets import Input
 from typer.testing import CliRunner
 
+from benchmarks.shoppingbench.worldgen.phrasing import target_pairs
 from evaluators.harness.config import RunConfig
 from mcp_server.environment import open_environment
 from mcp_server.shopping.conversation.rules_user import RULES, RulesUser
@@ -30,8 +31,9 @@ SIZE = (160, 50)
 
 @pytest.fixture(scope="module")
 def product_task(default_world):
-    """A generated one-product task with a held-back constraint once its opener states one."""
-    return next(t for t in default_world.tasks("generated") if t.intent == "product" and len(t.targets) == 1)
+    """A generated one-product task holding back a colour or a price, which the asker's questions are about."""
+    return next(t for t in default_world.tasks("generated") if t.intent == "product" and len(t.targets) == 1
+                and (t.targets[0].price or "color_family" in dict(target_pairs(t.targets[0]))))
 
 
 async def until(pilot, condition, limit: float = 90.0) -> None:
