@@ -44,8 +44,10 @@ DEFAULT_SEED = 0
 DEFAULT_TASKS_PER_INTENT = 100
 TASK_SAMPLE = 20_000
 """Products read back from a big catalog to draw tasks from (whole shops, so shop tasks have choices)."""
-KNOWLEDGE_CANDIDATES = 5
-"""Knowledge tasks drafted per one kept: the rest fail the solvability check (their documents stay as distractors)."""
+KNOWLEDGE_CANDIDATES = 8
+"""Knowledge tasks drafted per one kept: the rest fail the solvability check (their documents stay as distractors).
+Drafts are checked only until enough are kept, so a large world, whose loosely named listings are more often
+ambiguous, reaches its count at no cost to a small one."""
 CALL_MEMORY = 20_000
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -195,11 +196,18 @@ flavour), the brand (a surname, a word), or a themed listing's place, origin, ye
 answers are places, years, people and words far more often than colours; about one in ten is a brand."""
 THEMED_KEYS = ("place", "origin", "year", "name")
 USE_RATE = 0.3
+LOOSE_CARRIERS = 4
+"""A themed task names its product loosely ("a fridge magnet") while at most this many listings of its category
+carry the answer; past that (a large world has dozens of Kyoto magnets) it names the title's noun,
+descriptor and qualities, as a brand task always does, so the fact and the words still pick out one listing."""
 OBSCURE_RATE = 0.35
 """The share of knowledge tasks (at most, as they are drawn) asking an obscure made-up fact (obscure_facts) instead of
 a real one: the official set's trivia is obscure, and a real fact that is certainly true is better known (blind
 rounds 7 and 8); made-up ones in number are a tell of their own (round 9)."""
 """How often a purchase goes on after the answer with what the product is for."""
+AGAIN = "again"
+"""The brand and themed candidates once more after every family ran out, each asked as obscure trivia past the
+OBSCURE_RATE share (a large world's loosely named listings are more often ambiguous, and it still needs its count)."""
 MADE_UP = "made-up"
 """The family of attribute hinges no real fact answers: asked about a made-up entity, only once the others ran out
 (the official set asks real facts; a small world may need these)."""
@@ -272,7 +280,7 @@ def _families(products: list[Product], rng: random.Random) -> dict[str, list[Can
 
 
 def _drawn(families: dict[str, list[Candidate]], rng: random.Random) -> Iterator[tuple[str, Candidate]]:
-    """(family, candidate) in an order whose families follow FAMILY_SHARES while each lasts; MADE_UP last."""
+    """(family, candidate) in an order following FAMILY_SHARES while each family lasts; MADE_UP, then AGAIN last."""
     queues = {family: iter(found) for family, found in families.items() if found and family != MADE_UP}
     while queues:
         family = rng.choices(list(queues), weights=[FAMILY_SHARES[f] for f in queues])[0]
@@ -282,6 +290,9 @@ def _drawn(families: dict[str, list[Candidate]], rng: random.Random) -> Iterator
         else:
             yield family, candidate
     yield from ((MADE_UP, candidate) for candidate in families[MADE_UP])
+    again = [(family, c) for family, found in families.items() if family not in (MADE_UP, "attribute") for c in found]
+    rng.shuffle(again)
+    yield from ((AGAIN, candidate) for _, candidate in again)
 
 
 def knowledge_world(products: list[Product], *, seed: int, count: int, task_set: str = "generated",
@@ -299,19 +310,21 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
     attribute_values = sorted({(key, _value(p, key)) for p, key, _ in families["attribute"]})
     uses: dict[Fact, int] = {}
     awarded: set[str] = set()
+    carriers = Counter((p.category, _value(p, key).lower()) for found in families.values() for p, key, _ in found)
     tasks: list[ShoppingTask] = []
     documents: list[dict] = []
     for family, (product, key, linked) in _drawn(families, rng):
         if len(tasks) == count:
             break
         value = _value(product, key)
-        phrase = product_phrase(product, rng, leave_out=key, exact=key == "brand")
+        exact = key == "brand" or key in THEMED_KEYS and carriers[product.category, value.lower()] > LOOSE_CARRIERS
+        phrase = product_phrase(product, rng, leave_out=key, exact=exact)
         if re.search(rf"\b{re.escape(value)}\b", phrase, flags=re.IGNORECASE):
             continue
         if linked is not None:
             spent = uses.get(linked, 0) >= FACT_USES
             if ((spent or rng.random() < OBSCURE_RATE) and can_obscure(linked)
-                    and len(awarded) / 2 < OBSCURE_RATE * (len(tasks) + 1)):
+                    and (len(awarded) / 2 < OBSCURE_RATE * (len(tasks) + 1) or family == AGAIN)):
                 asked, rivals = obscure_fact(linked, rng, awarded)
                 documents += [_document(title, statement) for title, statement in rivals]
             elif spent:
