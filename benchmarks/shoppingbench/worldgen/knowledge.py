@@ -212,6 +212,12 @@ MADE_UP = "made-up"
 """The family of attribute hinges no real fact answers: asked about a made-up entity, only once the others ran out
 (the official set asks real facts; a small world may need these)."""
 
+ATTRIBUTE_FACTS: dict[tuple[str, str], list[Fact]] = {}
+for _fact in FACTS:
+    ATTRIBUTE_FACTS.setdefault((_fact.key, _fact.value), []).append(_fact)
+THEMED_FACTS = {(f.key, f.value): f for f in PLACE_FACTS}
+"""The real facts by the (key, value) they answer."""
+
 Candidate = tuple[Product, str, Fact | None]
 """A product, the key its knowledge task hinges on, and the real fact that answers it (None: a made-up one)."""
 
@@ -257,10 +263,6 @@ def _families(products: list[Product], rng: random.Random) -> dict[str, list[Can
     likewise (SIBLINGS), and MADE_UP: the attribute hinges no real fact answers."""
     hinged = [(p, family, key) for p in products for family, key in _hinges(p)]
     siblings = _siblings([(p, key) for p, family, key in hinged if family in ("attribute", "brand")])
-    attribute_facts: dict[tuple[str, str], list[Fact]] = {}
-    for known in FACTS:
-        attribute_facts.setdefault((known.key, known.value), []).append(known)
-    themed = {(f.key, f.value): f for f in PLACE_FACTS}
     families: dict[str, list[Candidate]] = {family: [] for family in (*FAMILY_SHARES, MADE_UP)}
     titles: dict[str, int] = {}
     rng.shuffle(hinged)
@@ -271,11 +273,11 @@ def _families(products: list[Product], rng: random.Random) -> dict[str, list[Can
         if titles[product.title] > PER_TITLE:
             continue
         if family == "attribute":
-            families[family if (key, _value(product, key)) in attribute_facts else MADE_UP].append((product, key, None))
+            families[family if (key, _value(product, key)) in ATTRIBUTE_FACTS else MADE_UP].append((product, key, None))
         elif family == "brand":
             families[family] += [(product, key, fact) for fact in _brand_answers(product.brand)][:1]
-        elif (key, _value(product, key)) in themed:
-            families[family].append((product, key, themed[key, _value(product, key)]))
+        elif (key, _value(product, key)) in THEMED_FACTS:
+            families[family].append((product, key, THEMED_FACTS[key, _value(product, key)]))
     return families
 
 
@@ -304,12 +306,10 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
     rng = random.Random(seed * 4 + 4)
     names = _Names(rng)
     families = _families(products, rng)
-    attribute_facts: dict[tuple[str, str], list[Fact]] = {}
-    for known in FACTS:
-        attribute_facts.setdefault((known.key, known.value), []).append(known)
     attribute_values = sorted({(key, _value(p, key)) for p, key, _ in families["attribute"]})
     uses: dict[Fact, int] = {}
     awarded: set[str] = set()
+    obscured = 0
     carriers = Counter((p.category, _value(p, key).lower()) for found in families.values() for p, key, _ in found)
     tasks: list[ShoppingTask] = []
     documents: list[dict] = []
@@ -324,8 +324,9 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
         if linked is not None:
             spent = uses.get(linked, 0) >= FACT_USES
             if ((spent or rng.random() < OBSCURE_RATE) and can_obscure(linked)
-                    and (len(awarded) / 2 < OBSCURE_RATE * (len(tasks) + 1) or family == AGAIN)):
+                    and (obscured < OBSCURE_RATE * (len(tasks) + 1) or family == AGAIN)):
                 asked, rivals = obscure_fact(linked, rng, awarded)
+                obscured += 1
                 documents += [_document(title, statement) for title, statement in rivals]
             elif spent:
                 continue
@@ -336,7 +337,7 @@ def knowledge_world(products: list[Product], *, seed: int, count: int, task_set:
             tasks.append(_task(len(tasks), task_set, query, product, linked.value if key == "brand" else value))
             continue
         relation = RELATIONS[key]
-        real = [f for f in attribute_facts.get((key, value), []) if uses.get(f, 0) < FACT_USES]
+        real = [f for f in ATTRIBUTE_FACTS.get((key, value), []) if uses.get(f, 0) < FACT_USES]
         if real:
             known = rng.choice(real)
             uses[known] = uses.get(known, 0) + 1

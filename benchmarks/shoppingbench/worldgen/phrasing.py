@@ -294,7 +294,7 @@ class NounPhrase:
 
 
 CASED = {"iphone": "iPhone", "redmi": "Redmi", "samsung": "Samsung", "oppo": "OPPO", "vivo": "vivo",
-         "realme": "realme"}
+         "realme": "realme", "t-shirt": "T-shirt"}
 CAPITALISED_KEYS = frozenset(("language", "make", "origin", "place", "name"))
 ACRONYMS = frozenset(("3d", "tpu", "pc", "eva", "rgb", "usb", "led", "icc", "dot", "ece", "pp", "abs", "pu"))
 
@@ -319,7 +319,7 @@ def noun_phrase(product: Product, rng: random.Random, *, leave_out: str | None =
         return _free_phrase(product, rng, leave_out)
     title = product.title
     noun = next((n for n in sorted(kind.nouns, key=len, reverse=True) if n in title), kind.nouns[0])
-    said_noun = " ".join(w.upper() if w in ACRONYMS else w for w in noun.lower().split()).replace("t-s", "T-s")
+    said_noun = " ".join(CASED.get(w, w.upper() if w in ACRONYMS else w) for w in noun.lower().split())
     name = rng.choice(NOUN_SYNONYMS.get(noun, (said_noun,))) if rng.random() < 0.6 and not exact else said_noun
     phrase = NounPhrase(noun=name, brand=product.brand if rng.random() < 0.35 and leave_out != "brand" else "")
     descriptor = next((d for d in kind.descriptors if title.startswith(f"{product.brand} {d} ")), "")
