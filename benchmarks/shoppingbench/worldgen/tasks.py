@@ -306,7 +306,7 @@ def _next_size(made: list[int], count: int, weights: dict[int, int], rng: random
     so that larger baskets, which fail the budget or the read-back more often, still reach their share."""
     total = sum(weights.values())
     short = [max(0.0, count * w / total - made.count(size)) for size, w in weights.items()]
-    # never stuck on one that fails; little more of those already made (0.5: 13 single-item vouchers in 100, not 9)
+    # never stuck on a count that keeps failing (+0.1), and little more of a count that has its share already
     return rng.choices(list(weights), weights=[s + 0.1 for s in short])[0]
 
 
