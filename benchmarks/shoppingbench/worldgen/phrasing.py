@@ -202,6 +202,12 @@ def _pattern(template: str) -> re.Pattern[str]:
     return re.compile(BEFORE + escaped + AFTER, re.IGNORECASE)
 
 
+def _literal(template: str) -> str:
+    """The longest fixed piece of a form, lower-cased: a text without it cannot match the form's pattern, so the
+    reader skips that pattern without running it (most of generation's parsing time went to patterns that fail)."""
+    return max((piece.strip() for piece in re.split(r"\{[vlh]\}", template)), key=len).lower()
+
+
 def _phrase_pattern(phrase: str) -> re.Pattern[str]:
     """A fixed phrase wherever it stands as whole words (before the noun or after it)."""
     return re.compile(r"(?<![\w-])" + re.escape(phrase) + r"(?![\w-])", re.IGNORECASE)
@@ -224,23 +230,23 @@ def _longest_first(forms: tuple[str, ...]) -> list[str]:
     return sorted(dict.fromkeys(forms), key=len, reverse=True)
 
 
-PRICE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    [("between", _pattern(t)) for t in _longest_first(BETWEEN)]
-    + [("less than", _pattern(t)) for t in _longest_first(LESS_THAN + LESS_THAN_STRICT)]
-    + [("greater than", _pattern(t)) for t in _longest_first(GREATER_THAN + GREATER_THAN_STRICT)])
+PRICE_PATTERNS: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
+    [("between", _pattern(t), _literal(t)) for t in _longest_first(BETWEEN)]
+    + [("less than", _pattern(t), _literal(t)) for t in _longest_first(LESS_THAN + LESS_THAN_STRICT)]
+    + [("greater than", _pattern(t), _literal(t)) for t in _longest_first(GREATER_THAN + GREATER_THAN_STRICT)])
 """The longer form first: "with a price above" is cut whole, not as "above"."""
-SERVICE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(sorted(
-    ((service, _phrase_pattern(form)) for table in (SERVICE_PHRASES, SERVICE_NOUNS)
+SERVICE_PATTERNS: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(sorted(
+    ((service, _phrase_pattern(form), form.lower()) for table in (SERVICE_PHRASES, SERVICE_NOUNS)
      for service, phrases in table.items() for phrase in phrases for form in _both(phrase)),
     key=lambda item: -len(item[1].pattern)))
 COLOR_FIRST = re.compile(r"^[\s|]*(?:(?:[Aa]n?|[Ss]ome)\s+)?(" + "|".join(re.escape(c) for c in COLOR_WORDS)
                          + r")(?=\s+[A-Za-z])")
 """A stated colour before the noun: a lower-case colour word opening the item ("a gray shirt dress")."""
-NATURAL_PATTERNS: tuple[tuple[tuple[str, str], re.Pattern[str]], ...] = tuple(
-    (pair, _phrase_pattern(form)) for pair, phrase in sorted(NATURAL.items(), key=lambda item: -len(item[1]))
-    for form in _both(phrase))
-PAIR_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(sorted(
-    ((key, _pattern(form)) for key, templates in KEY_TEMPLATES.items() for template in templates
+NATURAL_PATTERNS: tuple[tuple[tuple[str, str], re.Pattern[str], str], ...] = tuple(
+    (pair, _phrase_pattern(form), form.lower())
+    for pair, phrase in sorted(NATURAL.items(), key=lambda item: -len(item[1])) for form in _both(phrase))
+PAIR_PATTERNS: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(sorted(
+    ((key, _pattern(form), _literal(form)) for key, templates in KEY_TEMPLATES.items() for template in templates
      for form in _both(template)), key=lambda item: -len(item[1].pattern)))
 """Longest first, so "in the color {v}" is tried before "in {v}"."""
 
@@ -469,27 +475,29 @@ def _parse_item(text: str) -> ItemSpec:
         spec.pairs.append(("color_family", written("color_family", color.group(1))))
         cut(color, 1)
 
-    for mode, pattern in PRICE_PATTERNS:
-        match = pattern.search(rest)
+    for mode, pattern, literal in PRICE_PATTERNS:
+        match = pattern.search(rest) if literal in rest.lower() else None
         if match and spec.price_mode is None:
             groups = match.groupdict()
             spec.price_mode = mode
             spec.price_min = float(groups["l"]) if groups.get("l") else None
             spec.price_max = float(groups["h"]) if groups.get("h") else None
             cut(match)
-    for service, pattern in SERVICE_PATTERNS:
-        match = pattern.search(rest)
+    for service, pattern, literal in SERVICE_PATTERNS:
+        match = pattern.search(rest) if literal in rest.lower() else None
         if match:
             if service not in spec.services:
                 spec.services.append(service)
             cut(match)
-    for pair, pattern in NATURAL_PATTERNS:
-        match = pattern.search(rest)
+    for pair, pattern, literal in NATURAL_PATTERNS:
+        match = pattern.search(rest) if literal in rest.lower() else None
         if match:
             spec.pairs.append(pair)
             cut(match)
     while True:
-        found = [(key, match) for key, pattern in PAIR_PATTERNS if (match := pattern.search(rest))]
+        lower = rest.lower()
+        found = [(key, match) for key, pattern, literal in PAIR_PATTERNS
+                 if literal in lower and (match := pattern.search(rest))]
         if not found:
             break
         key, first = min(found, key=lambda item: (item[1].start(), -len(item[1].group(0))))
