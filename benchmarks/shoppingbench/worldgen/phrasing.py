@@ -203,8 +203,7 @@ def _pattern(template: str) -> re.Pattern[str]:
 
 
 def _literal(template: str) -> str:
-    """The longest fixed piece of a form, lower-cased: a text without it cannot match the form's pattern, so the
-    reader skips that pattern without running it (most of generation's parsing time went to patterns that fail)."""
+    """A form's longest fixed piece, lower-cased: the reader runs no pattern whose piece is not in the text."""
     return max((piece.strip() for piece in re.split(r"\{[vlh]\}", template)), key=len).lower()
 
 
@@ -434,14 +433,6 @@ class ItemSpec:
     price_mode: str | None = None
     services: list[str] = field(default_factory=list)
     pairs: list[tuple[str, str]] = field(default_factory=list)
-
-    @property
-    def price_filter(self) -> str | None:
-        if self.price_min is None and self.price_max is None:
-            return None
-        low = "" if self.price_min is None else f"{self.price_min:g}"
-        high = "" if self.price_max is None else f"{self.price_max:g}"
-        return f"{low}-{high}"
 
     def price_constraint(self) -> PriceConstraint | None:
         if self.price_mode == "less than":
