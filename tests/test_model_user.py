@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from benchmarks.shoppingbench.conversation.profile import Constraint, UserProfile, about_item
 from benchmarks.shoppingbench.conversation.wording import say
-from benchmarks.shoppingbench.worldgen.phrasing import target_pairs
+from benchmarks.shoppingbench.worldgen.reading import target_pairs
 from evaluators.models import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, ModelSpecError, register_backend
 from evaluators.users.checks import AnswerCheck, check_answer
 from evaluators.users.guidelines import GUIDELINES, STOP_MARKER, UNSAYABLE, guidelines_sha256, profile_prompt

@@ -11,7 +11,7 @@ import pytest
 from textual.widgets import Input
 from typer.testing import CliRunner
 
-from benchmarks.shoppingbench.worldgen.phrasing import target_pairs
+from benchmarks.shoppingbench.worldgen.reading import target_pairs
 from evaluators.harness.config import RunConfig
 from mcp_server.environment import open_environment
 from mcp_server.shopping.conversation.rules_user import RULES, RulesUser

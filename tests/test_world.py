@@ -16,7 +16,7 @@ from benchmarks.shoppingbench.schema import INTENTS, TASK_FILES
 from benchmarks.shoppingbench.voucher import within_budget
 from benchmarks.shoppingbench.worldgen.catalog import GENERATOR_VERSION
 from benchmarks.shoppingbench.worldgen.heuristic import check_task, read_instruction
-from benchmarks.shoppingbench.worldgen.phrasing import stated_exactly
+from benchmarks.shoppingbench.worldgen.reading import stated_exactly
 from mcp_server.shopping.world import GENERATED_SET, World, generator_fingerprint
 from mcp_server.shopping.world_build import WorldTools, generate_world, import_world
 from mcp_server.shopping.world_build import default_world as open_default_world

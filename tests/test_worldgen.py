@@ -21,20 +21,11 @@ from benchmarks.shoppingbench.worldgen.catalog import generate_catalog, iter_pro
 from benchmarks.shoppingbench.worldgen.heuristic import check_task, meets, read_instruction
 from benchmarks.shoppingbench.worldgen.knowledge import knowledge_world
 from benchmarks.shoppingbench.worldgen.offers import price_clause, service_clauses
-from benchmarks.shoppingbench.worldgen.phrasing import (
-    Item,
-    article,
-    item_text,
-    parse_item,
-    sayable,
-    spoken,
-    stated_exactly,
-    target_pairs,
-    written,
-)
+from benchmarks.shoppingbench.worldgen.phrasing import Item, article, item_text, sayable, spoken, written
 from benchmarks.shoppingbench.worldgen.place_facts import PLACE_FACTS
+from benchmarks.shoppingbench.worldgen.reading import parse_item, stated_exactly, target_pairs
 from benchmarks.shoppingbench.worldgen.real_facts import FACTS
-from benchmarks.shoppingbench.worldgen.sentences import compose, split_items
+from benchmarks.shoppingbench.worldgen.sentences import compose, several_items, split_items
 from benchmarks.shoppingbench.worldgen.tasks import (
     MIN_TWINS,
     contested,
@@ -402,7 +393,26 @@ def test_several_items_are_never_a_semicolon_list_after_a_colon():
     items = [Item("a red Nike jersey", ["in size large"]), Item("an Anker power bank", []), Item("ground coffee", [])]
     shapes = [compose("shop", items, [], random.Random(seed)) for seed in range(60)]
     assert not [q for q in shapes if re.search(r"; and |: (?!\(1\))[^;\n]+; ", q)]
-    assert sum("First," in q for q in shapes) > len(shapes) / 3  # the official set's commonest shape
+    # the official set's two commonest shapes for three items: "First, ... Second, ..." and one sentence
+    assert sum("First," in q for q in shapes) > len(shapes) / 5
+    assert sum(q.endswith(", and ground coffee.") for q in shapes) > len(shapes) / 5
+
+
+def test_one_sentence_lists_are_read_back_and_a_clause_listing_services_is_not_taken_for_items():
+    two = [Item("a red Nike jersey", ["in size large", "priced between 500 and 900 PHP"]),
+           Item("an Anker power bank", [])]
+    query = several_items(two, "Find shops offering these items", random.Random(0), listing="Find shops offering",
+                          list_rate=1.0)
+    assert query == ("Find shops offering both a red Nike jersey in size large priced between 500 and 900 PHP and an "
+                     "Anker power bank.")
+    assert split_items(query) == ["a red Nike jersey in size large priced between 500 and 900 PHP",
+                                  "an Anker power bank"]
+    assert split_items("Show me fragrant rice in a 1 kilo pack with free shipping, cash on delivery, and a LazFlash "
+                       "deal priced above 53 PHP.") == []
+    blurred = [Item("a jersey", ["with free shipping and cash on delivery"]), Item("a ball", [])]
+    said = several_items(blurred, "Find shops offering these items", random.Random(0), listing="Find shops offering",
+                         list_rate=1.0)
+    assert " both " not in said and len(split_items(said)) == 2  # two "and"s: said in another shape
 
 
 def test_an_item_takes_one_with_at_most_from_its_services_and_price():

@@ -137,7 +137,7 @@ def _stamp(*paths: Path) -> tuple[int, ...]:
 
 
 GENERATOR_MODULES = ("catalog", "tasks", "knowledge", "real_facts", "brand_facts", "place_facts", "obscure_facts",
-                     "phrasing", "offers", "heuristic", "vocab", "wording", "sentences")
+                     "phrasing", "reading", "offers", "heuristic", "vocab", "wording", "sentences")
 """The modules whose code decides what a seed generates (and which tasks the check keeps)."""
 
 

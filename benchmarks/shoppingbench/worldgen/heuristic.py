@@ -1,7 +1,7 @@
 """The scripted shopper behind the `heuristic` and `naive` baselines, and the task checker built on it.
 
 `heuristic_script(instruction)` is a generator of tool calls: it reads only the instruction (through
-phrasing.parse_item), searches with the words and filters the instruction states, pages through results, opens
+reading.parse_item), searches with the words and filters the instruction states, pages through results, opens
 product pages to check the stated details, and recommends the first product that meets everything stated. It sends
 each call out and receives the observation back, so the same script drives a live episode (the baseline replays it
 over the chat history) and the generator's check (`play` over the world's tools). `check_task` keeps a task only if
@@ -20,7 +20,8 @@ from typing import Any, Protocol
 from benchmarks.shoppingbench.schema import Product, ShoppingTask, Target
 from benchmarks.shoppingbench.voucher import within_budget
 from benchmarks.shoppingbench.worldgen import source_digest
-from benchmarks.shoppingbench.worldgen.phrasing import STOPWORDS, ItemSpec, parse_item, search_words, target_pairs
+from benchmarks.shoppingbench.worldgen.phrasing import STOPWORDS
+from benchmarks.shoppingbench.worldgen.reading import ItemSpec, parse_item, search_words, target_pairs
 from benchmarks.shoppingbench.worldgen.sentences import split_items
 
 MAX_STEPS = 30

@@ -16,6 +16,7 @@ import re
 from benchmarks.shoppingbench.schema import Intent, Product
 from benchmarks.shoppingbench.worldgen import source_digest
 from benchmarks.shoppingbench.worldgen.phrasing import Item, agreeing, join_clauses
+from benchmarks.shoppingbench.worldgen.reading import parse_item
 from benchmarks.shoppingbench.worldgen.wording import (
     CONTEXTS,
     GROUP_WORDS,
@@ -23,6 +24,7 @@ from benchmarks.shoppingbench.worldgen.wording import (
     INLINE_LEADS,
     ITEM_VERBS,
     JOINED_LEADS,
+    LAST_INLINE_RATE,
     LAST_ORDINALS,
     NEXT_ORDINALS,
     OPENERS,
@@ -31,6 +33,7 @@ from benchmarks.shoppingbench.worldgen.wording import (
     SECOND_SENTENCE_PLURAL,
     SHOP_CLOSINGS,
     SHOP_OPENERS,
+    SHOP_VERBS,
     VOUCHER_ITEM_OPENERS,
     VOUCHER_OPENERS,
 )
@@ -51,6 +54,11 @@ SHAPE_WEIGHTS = {2: (0.3, 1.5, 0.2, 1, 6), 3: (0.4, 6, 0.3, 1.5, 0), 4: (1.2, 5,
 """Shapes of several items by their number, weighted as the official shop requests use them: two items mostly in one
 sentence (76 of 89), three or four mostly "First, ... Second, ... Lastly, ..." (48 of 86, 35 of 75), a numbered list
 now and then for four (18 of 75); never a list joined with semicolons after a colon."""
+MAX_LISTED_CLAUSES = 4
+ONE_SENTENCE_LIST = {"shop": {2: 0.9, 3: 0.6, 4: 0.4}, "voucher": {2: 0.0, 3: 0.45, 4: 0.45}}
+"""How often several items that allow it are said in one sentence: "Find shops offering both a ... and a ..." (63 of
+the official 89 two-item shop requests), "I'm looking for a ..., a ..., and a ..." (about half the official three-
+and four-item voucher requests, a third of the shop ones; generator v7 never did)."""
 NUMBER_WORDS = {2: "two", 3: "three", 4: "four"}
 FIRST_VERBS = ("I want", "I need", "I'm looking for")
 """The first item's verb when the opener is a sentence of its own ("Find a shop offering these items. I want ...")."""
@@ -88,10 +96,18 @@ def one_item(item: Item, rng: random.Random, openers: dict[str, int] = OPENERS) 
     return f"{opener} {item.text(rng)}" + ("" if rng.random() < NO_STOP_RATE else ".")
 
 
-def several_items(items: list[Item], opener: str, rng: random.Random, closing: str = "", verb: str = "") -> str:
-    """Several items in one of six shapes; `opener` is a sentence without its full stop, `verb` (if any) what the
-    run-on shapes put before the first item ("I'm looking for a ... . I also need ...", "Looking for a ..., and
-    also a ...")."""
+def several_items(items: list[Item], opener: str, rng: random.Random, closing: str = "", verb: str = "",
+                  listing: str = "", list_rate: float = 0.0) -> str:
+    """Several items in one of seven shapes; `opener` is a sentence without its full stop, `verb` (if any) what the
+    run-on shapes put before the first item ("I'm looking for a ... . Also, ..."), `listing` what leads one sentence
+    of them all ("Find shops offering both a ... and a ...", "... a ..., a ..., and a ..."), said at `list_rate`
+    where each item has few clauses and the list reads back item by item."""
+    if listing and rng.random() < list_rate and all(len(item.clauses) <= MAX_LISTED_CLAUSES for item in items):
+        named = [_in_list(item, both=len(items) == 2) for item in items]
+        body = (f"{listing} both {named[0]} and {named[1]}." if len(items) == 2
+                else f"{listing} {', '.join(named[:-1])}, and {named[-1]}.")
+        if _one_sentence_list(body) == named:  # else an "and" or a comma inside an item would blur the list
+            return f"{body} {closing}".strip()
     texts = [item.text(rng) for item in items]
     shape = rng.choice((3, 3, 5)) if verb and rng.random() < INLINE_RATE else rng.choices(
         SHAPES, SHAPE_WEIGHTS[min(len(texts), 4)])[0]
@@ -107,8 +123,8 @@ def several_items(items: list[Item], opener: str, rng: random.Random, closing: s
         body = f"{opener}:\n" + "\n".join(f"({n}) {text}{';' if n < len(texts) else '.'}"
                                           for n, text in enumerate(texts, start=1))
     elif shape == 3:
-        leads = rng.sample(INLINE_LEADS, len(texts) - 1)
-        if len(texts) > 2:
+        leads = _distinct(INLINE_LEADS, len(texts) - 1, rng)
+        if len(texts) > 2 and rng.random() < LAST_INLINE_RATE:
             leads[-1] = rng.choice(INLINE_LAST)
         first = f"{verb} {texts[0]}" if verb else f"{opener}. {rng.choice(FIRST_VERBS)} {texts[0]}"
         body = f"{first}." + "".join(f" {lead} {text}." for lead, text in zip(
@@ -118,15 +134,35 @@ def several_items(items: list[Item], opener: str, rng: random.Random, closing: s
     return f"{body}\n{closing}" if closing and shape == 2 else f"{body} {closing}".strip()
 
 
+def _in_list(item: Item, *, both: bool) -> str:
+    """An item inside a one-sentence list, its clauses without commas ("a red jersey in size large with free
+    shipping"), two of one form joined by "and" unless "both ... and ..." needs the only "and"."""
+    first, *rest = item.clauses or [""]
+    if len(item.clauses) == 2 and not both and first.startswith("that ") == rest[0].startswith("that "):
+        return f"{item.phrase} {first} and {rest[0]}"
+    return " ".join([item.phrase, *item.clauses])
+
+
+def _distinct(weights: dict[str, int], count: int, rng: random.Random) -> list[str]:
+    """`count` different leads drawn by weight (no "Also, ... Also, ...")."""
+    left = dict(weights)
+    drawn = []
+    for _ in range(count):
+        drawn.append(weighted(left, rng))
+        del left[drawn[-1]]
+    return drawn
+
+
 def _marks(count: int, rng: random.Random) -> list[str]:
-    """"First, ... Second, ... Lastly, ...", now and then "Next," or "Then," inside and a verb after a mark ("Next,
-    I need ...")."""
+    """"First, ... Second, ... Third, ...", the last of four mostly "Lastly," (the official set ends 46 of its
+    three-item lists "Third," and 31 of its four-item ones "Lastly,"); now and then "Next," or "Then," inside and a
+    verb after a mark ("Next, I need ...")."""
     marks = ["First,"]
     for position in range(1, count):
-        if position == count - 1 and count > 2:
+        if position == count - 1 and count > 3 and rng.random() < 0.8:
             marks.append(rng.choice(LAST_ORDINALS))
         else:
-            marks.append(rng.choice(NEXT_ORDINALS) if rng.random() < 0.15 else ORDINALS[position])
+            marks.append(rng.choice(NEXT_ORDINALS) if rng.random() < 0.1 else ORDINALS[position])
     if rng.random() < 0.4:
         return [f"{mark} {rng.choice(ITEM_VERBS)}" for mark in marks]
     return marks
@@ -139,10 +175,15 @@ def compose(intent: Intent, items: list[Item], products: list[Product], rng: ran
     if intent == "shop":
         opener = weighted(SHOP_OPENERS, rng).format(n=NUMBER_WORDS.get(len(items), ""))
         closing = rng.choice(SHOP_CLOSINGS) if rng.random() < 0.25 else ""
-        return one_currency(lead + several_items(items, opener, rng, closing))
+        return one_currency(lead + several_items(items, opener, rng, closing, listing=weighted(SHOP_VERBS, rng),
+                                                 list_rate=ONE_SENTENCE_LIST["shop"].get(len(items), 0.0)))
     openers = OPENERS if intent == "product" else VOUCHER_ITEM_OPENERS
-    request = one_item(items[0], rng, openers) if len(items) == 1 else several_items(
-        items, rng.choice(VOUCHER_OPENERS), rng, verb=weighted(openers, rng))
+    if len(items) == 1:
+        request = one_item(items[0], rng, openers)
+    else:
+        verb = weighted(openers, rng)
+        request = several_items(items, rng.choice(VOUCHER_OPENERS), rng, verb=verb, listing=verb,
+                                list_rate=ONE_SENTENCE_LIST["voucher"].get(len(items), 0.0))
     return one_currency(lead + request) + (f"\n\n{voucher_text}" if voucher_text else "")
 
 
@@ -161,8 +202,12 @@ def one_currency(text: str) -> str:
 NUMBERED = re.compile(r"\(\d\)\s*")
 ORDINAL = re.compile(r"(?:^|(?<=[.:\n] ))(?:" + "|".join(re.escape(m) for m in ORDINALS + NEXT_ORDINALS
                                                           + LAST_ORDINALS) + r")\s")
-INLINE = re.compile(r"(?<=\. )(?:" + "|".join(re.escape(m) for m in sorted(INLINE_LEADS + INLINE_LAST, key=len,
+INLINE = re.compile(r"(?<=\. )(?:" + "|".join(re.escape(m) for m in sorted((*INLINE_LEADS, *INLINE_LAST), key=len,
                                                                               reverse=True)) + r")\s")
+LISTING = re.compile(r"^\s*(?:" + "|".join(re.escape(v) for v in sorted({*SHOP_VERBS, *OPENERS, *VOUCHER_ITEM_OPENERS},
+                                                                        key=len, reverse=True)) + r")\s+")
+COMMA_LIST = re.compile(r", (?:and )?")
+BOTH_AND = re.compile(r"(?<!\d) and ")
 JOINED = re.compile(r",? (?:" + "|".join(re.escape(m) for m in JOINED_LEADS) + r") ")
 LISTED = re.compile(r"; (?:and )?")
 ITEM_VERB = re.compile(r"^(?:" + "|".join(re.escape(v) for v in ITEM_VERBS) + r")\s+", re.IGNORECASE)
@@ -170,8 +215,8 @@ SENTENCE_END = re.compile(r"[.;](?:\s|$)|\n")
 
 
 def split_items(body: str) -> list[str]:
-    """Each named item's text when the body names several (by number, ordinal, "I also need", a list after a colon
-    or "and also"), else []."""
+    """Each named item's text when the body names several (by number, ordinal, "I also need", a list after a colon,
+    "and also", "both ... and ..." or "..., and ..."), else []."""
     for marker in (NUMBERED, ORDINAL):
         parts = marker.split(body)
         if len(parts) > 2:
@@ -185,7 +230,29 @@ def split_items(body: str) -> list[str]:
         parts = marker.split(listed if colon else body)
         if len(parts) > 1:
             return [_first_sentence(part) for part in parts]
+    return _one_sentence_list(body)
+
+
+def _one_sentence_list(body: str) -> list[str]:
+    """The items of "... both A and B." (the one "and", a price's "between 5 and 9" aside, with a product named on
+    each side) or "... A, B, and C." (a product named between every two commas: not a clause's list of services),
+    else []."""
+    for sentence in SENTENCE_END.split(body):
+        _, both, pair = sentence.partition(" both ")
+        if both:
+            splits = [(pair[:m.start()].strip(), pair[m.end():].strip()) for m in BOTH_AND.finditer(pair)]
+            named = [list(split) for split in splits if all(map(_names_product, split))]
+            if len(named) == 1:
+                return named[0]
+        if ", and " in sentence:
+            parts = [LISTING.sub("", part).strip() for part in COMMA_LIST.split(sentence)]
+            if all(map(_names_product, parts)):
+                return parts
     return []
+
+
+def _names_product(text: str) -> bool:
+    return bool(parse_item(text).words)
 
 
 def _first_sentence(text: str) -> str:

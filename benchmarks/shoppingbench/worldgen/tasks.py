@@ -52,14 +52,8 @@ from benchmarks.shoppingbench.worldgen.heuristic import (
     read_instruction,
     records_in,
 )
-from benchmarks.shoppingbench.worldgen.phrasing import (
-    NounPhrase,
-    item_words,
-    noun_phrase,
-    sayable,
-    stated_exactly,
-    target_pairs,
-)
+from benchmarks.shoppingbench.worldgen.phrasing import NounPhrase, item_words, nameable, noun_phrase, sayable
+from benchmarks.shoppingbench.worldgen.reading import stated_exactly, target_pairs
 from benchmarks.shoppingbench.worldgen.sentences import compose
 
 ATTEMPTS_PER_TASK = 25
@@ -268,7 +262,7 @@ def contested(products: list[Product], minimum: int = MIN_TWINS) -> list[Product
     """The products with at least `minimum` listings of the same text: only those make targets, so every task's
     gold has rivals the search cannot tell from it (and, in its family, others of another brand, size or colour)."""
     listings = Counter(product_contents(p) for p in products)
-    return [p for p in products if listings[product_contents(p)] > minimum]
+    return [p for p in products if listings[product_contents(p)] > minimum and nameable(p)]
 
 
 # --- product intent ----------------------------------------------------------------------------------------------

@@ -18,7 +18,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from benchmarks.shoppingbench.schema import Product, ShoppingTask
-from benchmarks.shoppingbench.worldgen.phrasing import ENGLISH, STOPWORDS, article, lead_words, target_pairs
+from benchmarks.shoppingbench.worldgen.phrasing import ENGLISH, STOPWORDS, article, lead_words
+from benchmarks.shoppingbench.worldgen.reading import target_pairs
 from benchmarks.shoppingbench.worldgen.sentences import context_group
 from benchmarks.shoppingbench.worldgen.wording import CONTEXTS, MASS_NOUNS
 
