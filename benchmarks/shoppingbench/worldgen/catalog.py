@@ -35,7 +35,7 @@ from benchmarks.shoppingbench.schema import SERVICES, Product, product_contents
 from benchmarks.shoppingbench.worldgen import source_digest
 from benchmarks.shoppingbench.worldgen.vocab import COLORS, KINDS, Kind
 
-GENERATOR_VERSION = "7"
+GENERATOR_VERSION = "8"
 """Bump when a change alters what a seed yields, products or tasks (the default world's folder name carries it)."""
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]

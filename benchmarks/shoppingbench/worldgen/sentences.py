@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+from itertools import pairwise
 
 from benchmarks.shoppingbench.schema import Intent, Product
 from benchmarks.shoppingbench.worldgen import source_digest
@@ -102,7 +103,7 @@ def several_items(items: list[Item], opener: str, rng: random.Random, closing: s
     run-on shapes put before the first item ("I'm looking for a ... . Also, ..."), `listing` what leads one sentence
     of them all ("Find shops offering both a ... and a ...", "... a ..., a ..., and a ..."), said at `list_rate`
     where each item has few clauses and the list reads back item by item."""
-    if listing and rng.random() < list_rate and all(len(item.clauses) <= MAX_LISTED_CLAUSES for item in items):
+    if listing and rng.random() < list_rate and all(_listable(item, both=len(items) == 2) for item in items):
         named = [_in_list(item, both=len(items) == 2) for item in items]
         body = (f"{listing} both {named[0]} and {named[1]}." if len(items) == 2
                 else f"{listing} {', '.join(named[:-1])}, and {named[-1]}.")
@@ -132,6 +133,14 @@ def several_items(items: list[Item], opener: str, rng: random.Random, closing: s
     else:
         body = f"{verb or opener + ':'} {texts[0]}{rng.choice((', ', ' '))}{rng.choice(JOINED_LEADS)} {texts[1]}."
     return f"{body}\n{closing}" if closing and shape == 2 else f"{body} {closing}".strip()
+
+
+def _listable(item: Item, *, both: bool) -> bool:
+    """Few enough clauses to run on without commas, and no two "that ..." running into each other ("that is
+    anti-aging that supports ..."; two of them are joined by "and" where "both" does not need it)."""
+    leads = [clause.startswith("that ") for clause in item.clauses]
+    joined = len(leads) == 2 and not both
+    return len(leads) <= MAX_LISTED_CLAUSES and (joined or not any(a and b for a, b in pairwise(leads)))
 
 
 def _in_list(item: Item, *, both: bool) -> str:
