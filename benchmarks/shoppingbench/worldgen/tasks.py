@@ -265,6 +265,29 @@ def contested(products: list[Product], minimum: int = MIN_TWINS) -> list[Product
     return [p for p in products if listings[product_contents(p)] > minimum and nameable(p)]
 
 
+# --- difficulty ----------------------------------------------------------------------------------------------------
+
+PAGE_ONE_SHARE = 0.33
+"""At most this share of an intent's tasks may say their products so plainly that the whole instruction, searched as
+it stands, puts a gold product on page 1 (the difficulty bound is 35% overall: left to the draw, a shop task finds
+one of its several golds there about half the time, and version 8's default world drew 35.5% in all)."""
+
+
+class PageOneQuota:
+    """Counts the tasks whose raw instruction finds a gold product on page 1; refuses those over the share."""
+
+    def __init__(self, tools: Tools, count: int) -> None:
+        self.tools = tools
+        self.left = int(PAGE_ONE_SHARE * count)
+
+    def takes(self, query: str, targets: list[Target]) -> bool:
+        gold = {t.product_id for t in targets}
+        if not gold & {r["product_id"] for r in records_in(self.tools.call("find_product", {"q": query, "page": 1}))}:
+            return True
+        self.left -= 1
+        return self.left >= 0
+
+
 # --- product intent ----------------------------------------------------------------------------------------------
 
 def product_tasks(products: list[Product], count: int, rng: random.Random, tools: Tools) -> list[tuple[str, list]]:
@@ -272,6 +295,7 @@ def product_tasks(products: list[Product], count: int, rng: random.Random, tools
     tasks: list[tuple[str, list]] = []
     used: set[str] = set()
     per_title: Counter[str] = Counter()
+    quota = PageOneQuota(tools, count)
     for _ in range(count * ATTEMPTS_PER_TASK):
         if len(tasks) == count:
             break
@@ -282,7 +306,7 @@ def product_tasks(products: list[Product], count: int, rng: random.Random, tools
         if not (target_pairs(target) or target.service or target.price):
             continue  # a product request states something beyond the product's name, as every official one does
         built = build_task("product", [product], [target], rng, tools)
-        if built is not None:
+        if built is not None and quota.takes(*built):
             used.add(product.product_id)
             per_title[product.title] += 1
             tasks.append(built)
@@ -315,6 +339,7 @@ def shop_tasks(products: list[Product], count: int, rng: random.Random, tools: T
         shops = {shop: items for shop, items in shops.items() if any(p.product_id in hot for p in items)}
     carrying = {size: sorted(s for s, items in shops.items() if len(items) >= size) for size in SHOP_SIZES}
     tasks: list[tuple[str, list]] = []
+    quota = PageOneQuota(tools, count)
     for _ in range(count * ATTEMPTS_PER_TASK):
         if len(tasks) == count or not shops:
             break
@@ -325,7 +350,7 @@ def shop_tasks(products: list[Product], count: int, rng: random.Random, tools: T
         if hot is not None and not any(p.product_id in hot for p in chosen):
             continue
         built = build_task("shop", chosen, [draw_target(p, rng) for p in chosen], rng, tools)
-        if built is not None:
+        if built is not None and quota.takes(*built):
             tasks.append(built)
     return tasks
 
@@ -364,6 +389,7 @@ def voucher_tasks(products: list[Product], count: int, rng: random.Random, tools
     one target in `hot` (the contested products; None: any)."""
     shops = _by_shop(products, minimum=1)
     tasks: list[tuple[str, list, Voucher]] = []
+    quota = PageOneQuota(tools, count)
     for _ in range(count * ATTEMPTS_PER_TASK * 2):  # baskets of three or four fail more often
         if len(tasks) == count:
             break
@@ -387,7 +413,7 @@ def voucher_tasks(products: list[Product], count: int, rng: random.Random, tools
             continue
         targets = [draw_target(p, rng, with_price=False) for p in chosen]
         built = build_task("voucher", chosen, targets, rng, tools, voucher)
-        if built is not None:
+        if built is not None and quota.takes(*built):
             tasks.append((*built, voucher))
     return tasks
 
