@@ -46,3 +46,18 @@ def test_requests_say_one_currency_and_the_official_shop_frames(default_world):
         assert not (re.search(r"\bPHP\b", request) and re.search(r"\bpesos\b", request)), request
         assert "Only show shops that sell all of them" not in request  # the official set never says it
         assert not re.search(r"in the \S+ (?:\S+ )?(?:version|bottle size|length)\b", request), request
+
+
+def test_several_items_are_said_in_the_official_sets_shapes(default_world):
+    """Official: 63 of 89 two-item shop requests say "both ... and ...", about half the three- and four-item voucher
+    requests name their items in one sentence, three-item ordinal lists end "Third," (46 of 48), and a quarter of the
+    voucher lists say "Lastly" (version 7: never "both", 2 of 62 voucher lists in one sentence, "Lastly" in 60)."""
+    tasks = default_world.tasks("generated")
+    pairs = [t.query for t in tasks if t.intent == "shop" and len(t.targets) == 2]
+    assert sum(" both " in q for q in pairs) >= 0.4 * len(pairs)
+    baskets = [t.query.split("\n\n")[0] for t in tasks if t.intent == "voucher" and len(t.targets) >= 3]
+    assert sum(", and " in q for q in baskets) >= 0.25 * len(baskets)
+    assert sum("Lastly" in q for q in baskets) <= 0.5 * len(baskets)
+    ordinal_threes = [t.query for t in tasks if len(t.targets) == 3 and "First," in t.query]
+    assert ordinal_threes and sum("Lastly," in q for q in ordinal_threes) <= 0.25 * len(ordinal_threes)
+
