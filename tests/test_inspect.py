@@ -13,12 +13,13 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, ModelOutput, ModelUsage, get_model
 
+from benchmarks.shoppingbench.worldgen.heuristic import records_in
 from evaluators.integrations.gym.rewards import oracle_reference
 from evaluators.results.scoring import score_run
+from mcp_server.shopping.world_build import WorldTools
 from mcp_server.trajectory import iter_episode_files, read_trajectory
 
 USAGE = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
-TASKS = ["product-0000", "product-0001", "voucher-0000"]
 
 
 def _text(content: str) -> ModelOutput:
@@ -33,18 +34,33 @@ def _call(name: str, arguments: dict[str, Any]) -> ModelOutput:
     return output
 
 
-def scripted_shopper(default_world):
-    """product-0000 and voucher-0000: the oracle's moves. product-0001: a turn with no call, then recommends a
-    product that is not the target (a partial rule score), then terminates."""
+def _near_miss(task: Any) -> str:
+    return str(task.targets[0].title[0].rsplit(" ", 1)[0])  # the title without its sizes: near neighbours
+
+
+def partial_task(default_world) -> str:
+    """The first product task after product-0000 whose title, searched without its sizes, also finds a product of
+    another title (picked by that property, not by number: each generator version draws other tasks)."""
+    tools = WorldTools(default_world.products)
+    for task in default_world.tasks("generated")[1:]:
+        if task.intent == "product":
+            found = records_in(tools.call("find_product", {"q": _near_miss(task), "page": 1}))
+            if any(card["title"] != task.targets[0].title[0] for card in found):
+                return task.task_id
+    raise AssertionError("no product task has a near neighbour of another title")
+
+
+def scripted_shopper(default_world, partial: str):
+    """product-0000 and voucher-0000: the oracle's moves. `partial`: a turn with no call, then recommends a product
+    that is not the target (a partial rule score), then terminates."""
     tasks = {task.instruction: task for task in default_world.tasks("generated")}
 
     def play(messages: list[Any], tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
         instruction = next(m.text for m in messages if isinstance(m, ChatMessageUser))
         task = tasks[instruction]
         turn = sum(isinstance(m, ChatMessageAssistant) for m in messages)
-        if task.task_id == "product-0001":
-            title = task.targets[0].title[0].rsplit(" ", 1)[0]  # the title without its sizes: near neighbours
-            plan: list[Any] = [None, ("find_product", {"q": title, "page": 1}),
+        if task.task_id == partial:
+            plan: list[Any] = [None, ("find_product", {"q": _near_miss(task), "page": 1}),
                                ("recommend_product", {"product_ids": "__first_hit__"}),
                                ("terminate", {"status": "success"})]
             move = plan[min(turn, len(plan) - 1)]
@@ -70,8 +86,10 @@ def test_entry_point_is_declared():
 
 def test_inspect_scores_equal_shopbench_score_and_epochs_give_pass_k(default_world, tmp_path):
     run = tmp_path / "run"
-    model = get_model("mockllm/model", custom_outputs=scripted_shopper(default_world))
-    [log] = inspect_eval("shopbench/shoppingbench", model=model, epochs=2, sample_id=TASKS,
+    partial = partial_task(default_world)
+    tasks = ["product-0000", partial, "voucher-0000"]
+    model = get_model("mockllm/model", custom_outputs=scripted_shopper(default_world, partial))
+    [log] = inspect_eval("shopbench/shoppingbench", model=model, epochs=2, sample_id=tasks,
                          task_args={"intent": "product,voucher", "runs": str(run)},
                          log_dir=str(tmp_path / "logs"), display="none")
     assert log.status == "success", log.error
@@ -87,7 +105,7 @@ def test_inspect_scores_equal_shopbench_score_and_epochs_give_pass_k(default_wor
         assert inspect_score.metadata["fields"] == {name: getattr(mine, name) for name in
                                                     ("title", "price", "service", "sku_attrs", "shop", "budget", "kw")}
         per_task.setdefault(sample.id, []).append(mine.rule)
-    assert 0 < per_task["product-0001"][0] < 1 and per_task["product-0000"] == [1.0, 1.0]
+    assert 0 < per_task[partial][0] < 1 and per_task["product-0000"] == [1.0, 1.0]
     metrics = log.results.scores[0].metrics
     assert metrics["ASR"].value == pytest.approx(shop.overall_asr.value)
     assert metrics["CAR"].value == pytest.approx(shop.overall_car.value)
@@ -96,7 +114,7 @@ def test_inspect_scores_equal_shopbench_score_and_epochs_give_pass_k(default_wor
     assert product.pass_k == {1: pytest.approx(0.5), 2: pytest.approx(0.5)}
 
     trajectories = [read_trajectory(path) for path in iter_episode_files(run)]
-    assert {(t.start.task_id, t.start.epoch) for t in trajectories} == {(task, e) for task in TASKS for e in (0, 1)}
+    assert {(t.start.task_id, t.start.epoch) for t in trajectories} == {(task, e) for task in tasks for e in (0, 1)}
     for trajectory in trajectories:
         agent = trajectory.start.agent
         assert agent.name == "mockllm/model" and agent.kind == "model"
@@ -105,9 +123,9 @@ def test_inspect_scores_equal_shopbench_score_and_epochs_give_pass_k(default_wor
         assert agent.details["inspect_epoch"] == trajectory.start.epoch
         assert trajectory.end is not None and trajectory.end.status == "terminated"
         assert all(step.usage is not None and step.usage.input_tokens == 10 for step in trajectory.steps)
-    partial = next(t for t in trajectories if t.start.task_id == "product-0001")
-    assert partial.steps[0].malformed is not None and partial.steps[0].malformed.raw.startswith("Let me think")
-    assert [step.tool for step in partial.steps] == ["", "find_product", "recommend_product", "terminate"]
+    thinking = next(t for t in trajectories if t.start.task_id == partial)
+    assert thinking.steps[0].malformed is not None and thinking.steps[0].malformed.raw.startswith("Let me think")
+    assert [step.tool for step in thinking.steps] == ["", "find_product", "recommend_product", "terminate"]
 
 
 def test_intentionqa_inspect_task_scores_scripted_answers_as_shopbench_score(tmp_path):
