@@ -45,7 +45,7 @@ def test_default_world_is_reused_not_rebuilt(default_world):
 
 def test_default_world_folder_names_the_generator_version_and_code(default_world):
     assert default_world.root.name == f"default-v{GENERATOR_VERSION}-{generator_fingerprint()}"
-    assert default_world.info.generator_version == GENERATOR_VERSION == "7"
+    assert default_world.info.generator_version == GENERATOR_VERSION == "8"
 
 
 def test_every_generated_task_states_its_constraints_and_the_heuristic_solves_it(default_world):
