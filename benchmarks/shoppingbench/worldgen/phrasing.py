@@ -34,6 +34,7 @@ from benchmarks.shoppingbench.worldgen.wording import (
     NATURAL,
     NOUN_SYNONYMS,
     SERVICE_PHRASES,
+    SPARE_TEMPLATES,
     USES,
 )
 
@@ -41,8 +42,8 @@ ENGLISH = inflect.engine()
 NUMBER = r"(\d+(?:\.\d+)?)"
 INCH_KEYS = frozenset(("fan_size", "laptop_size", "chain_length"))
 """Sizes said as an adjective: "a 16-inch blade", "a 15.6-inch laptop"."""
-PREMODIFIERS = frozenset(("decaf", "caffeine-free", "gluten-free", "cordless", "battery-powered", "DOT certified",
-                          "ECE certified"))
+PREMODIFIERS = frozenset(("decaf", "caffeine-free", "gluten-free", "gold-plated", "cordless", "battery-powered",
+                          "DOT certified", "ECE certified"))
 """NATURAL qualities said before the noun ("a cordless drill"); the others follow it."""
 
 COLOR_WORDS = tuple(sorted({"gray" if c == "grey" else c for c in COLORS}, key=len, reverse=True))
@@ -92,9 +93,9 @@ def sayable(key: str, value: str) -> bool:
                                         and re.search(LEADS, f" {value}") is None)
 
 
-def pair_clause(key: str, value: str, rng: random.Random, *, brand: str = "") -> str:
+def pair_clause(key: str, value: str, rng: random.Random, *, brand: str = "", noun: str = "") -> str:
     """One detail in words: its natural quality ("decaf", "for women") or a form around its spoken value (a brand
-    as the catalog writes it)."""
+    as the catalog writes it), in a form that does not say the `noun` again ("a chain with a 16-inch length")."""
     if (key, value) in NATURAL:
         return NATURAL[(key, value)]
     if key == "brand" and brand.lower() == value:
@@ -105,7 +106,8 @@ def pair_clause(key: str, value: str, rng: random.Random, *, brand: str = "") ->
         said = value  # the catalog's "500g", "2pcs"
     else:
         said = said_quality(key, spoken(key, value))
-    template = rng.choice(KEY_TEMPLATES[key])
+    usual = [form for form in KEY_TEMPLATES[key] if not _shares_word(form.replace("{v}", ""), noun)]
+    template = rng.choice(usual or SPARE_TEMPLATES.get(key) or KEY_TEMPLATES[key])
     if template.partition("{v}")[2].split(" ")[1:2] in ([noun] for noun in ATTRIBUTIVE):
         said = _one_unit(said)  # "a 100 gram pack", not "a 100 grams pack"
     if "a {v}" in template:  # "a smoke visor", "an iridium visor"
@@ -203,6 +205,10 @@ STOPWORDS = frozenset(re.findall(r"\S+",
     "a an the and or of for to in on with by from at as is it i me my we you your can could would this that these "
     "those some any one please want need looking look find show buy get like id i'd im i'm something which what "
     "should be has have item items also more shop store sells sell products product all"))
+VAGUE_HEADS = frozenset(("equipment", "accessory", "accessories", "part", "item", "product", "supply", "tool"))
+"""Category words that say no more than what department a product is in."""
+PACKAGING = frozenset(("kit", "set", "pack", "box", "bundle", "lot", "pcs", "piece", "pieces"))
+"""Words a real title packs its product in, never said before its noun ("a kit sauce")."""
 BRACKETS = re.compile(r"[\(\[（【].*?[\)\]）】]")
 
 
@@ -321,7 +327,8 @@ def _free_phrase(product: Product, rng: random.Random, leave_out: str | None) ->
     wanted = rng.randint(1, 2)
     for word in reversed(before):
         lower = word.lower()
-        if lower in brand | skip | STOPWORDS or len(word) < 3 or _shares_word(lower, " ".join([noun, *kept])) \
+        if lower in brand | skip | STOPWORDS | PACKAGING or len(word) < 3 \
+                or _shares_word(lower, " ".join([noun, *kept])) \
                 or lower in COLOR_WORDS or lower == "grey":
             if kept:
                 break
@@ -342,9 +349,13 @@ def _title_head(product: Product) -> tuple[list[str], int | None]:
 
 
 def nameable(product: Product) -> bool:
-    """A shopper can name it: a generated kind, or a real title holding its head noun. Without one the title's words
-    before the category's noun name nothing ("an oil based woman", "a domestico switch"), so it makes no target."""
-    return kind_of(product) is not None or _title_head(product)[1] is not None
+    """A shopper can name it: a generated kind, or a real title holding a head noun that says what it is. Without one
+    the title's words before the category's noun name nothing ("an oil based woman", "a domestico switch", "aid
+    equipment"), so it makes no target."""
+    if kind_of(product) is not None:
+        return True
+    words, index = _title_head(product)
+    return index is not None and _singular(words[index].lower()) not in VAGUE_HEADS
 
 
 @cache
@@ -416,7 +427,7 @@ def item_words(target: Target, product: Product, rng: random.Random, phrase: Nou
         if key == "color_family" and spoken(key, value) in COLOR_WORDS and rng.random() < COLOR_FIRST_RATE:
             color = spoken(key, value)
             continue
-        clause = pair_clause(key, value, rng, brand=product.brand)
+        clause = pair_clause(key, value, rng, brand=product.brand, noun=phrase.noun)
         (before if clause in PREMODIFIERS else clauses).append(clause)
     rng.shuffle(clauses)
     clauses += service_clauses(target.service or [], rng, with_said=any(c.startswith("with ") for c in clauses))

@@ -42,6 +42,7 @@ from benchmarks.shoppingbench.worldgen.wording import (
     SERVICE_PHRASES,
     SHOP_CLOSINGS,
     SHOP_OPENERS,
+    SPARE_TEMPLATES,
     VOUCHER_OPENERS,
 )
 
@@ -85,7 +86,8 @@ NATURAL_PATTERNS: tuple[tuple[tuple[str, str], re.Pattern[str], str], ...] = tup
     (pair, _phrase_pattern(form), form.lower())
     for pair, phrase in sorted(NATURAL.items(), key=lambda item: -len(item[1])) for form in _both(phrase))
 PAIR_PATTERNS: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(sorted(
-    ((key, _pattern(form), _literal(form)) for key, templates in KEY_TEMPLATES.items() for template in templates
+    ((key, _pattern(form), _literal(form)) for key, templates in KEY_TEMPLATES.items()
+     for template in templates + SPARE_TEMPLATES.get(key, ())
      for form in _both(template)), key=lambda item: -len(item[1].pattern)))
 """Longest first, so "in the color {v}" is tried before "in {v}"."""
 

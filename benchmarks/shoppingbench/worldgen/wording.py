@@ -129,10 +129,15 @@ KEY_TEMPLATES: dict[str, tuple[str, ...]] = {
     "language": ("for learning {v}",),
 }
 """How each detail is stated around its spoken value; a key not listed here is not stated (no label-style form)."""
+SPARE_TEMPLATES: dict[str, tuple[str, ...]] = {"chain_length": ("with a {v} length",)}
+"""Forms said only where every usual one would name the product's noun again ("a titanium chain with a 16-inch
+length", not "... with a 16-inch chain")."""
+
 
 NATURAL: dict[tuple[str, str], str] = {
     ("output_ports", "1"): "with a single output port",
     ("caffeine", "decaf"): "decaf", ("caffeine", "caffeine free"): "caffeine-free",
+    ("material", "gold plated"): "gold-plated",
     ("caffeine", "regular"): "with regular caffeine",
     ("dietary_needs", "gluten free"): "gluten-free", ("dietary_needs", "vegan"): "suitable for vegans",
     ("stove_type", "induction"): "that works on induction", ("stove_type", "all stoves"): "that works on any stove",
