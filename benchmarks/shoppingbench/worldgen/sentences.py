@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 import re
-from itertools import pairwise
 
 from benchmarks.shoppingbench.schema import Intent, Product
 from benchmarks.shoppingbench.worldgen import source_digest
@@ -103,11 +102,11 @@ def several_items(items: list[Item], opener: str, rng: random.Random, closing: s
     run-on shapes put before the first item ("I'm looking for a ... . Also, ..."), `listing` what leads one sentence
     of them all ("Find shops offering both a ... and a ...", "... a ..., a ..., and a ..."), said at `list_rate`
     where each item has few clauses and the list reads back item by item."""
-    if listing and rng.random() < list_rate and all(_listable(item, both=len(items) == 2) for item in items):
-        named = [_in_list(item, both=len(items) == 2) for item in items]
+    if listing and rng.random() < list_rate and all(len(item.clauses) <= MAX_LISTED_CLAUSES for item in items):
+        named = [_in_list(item, rng) for item in items]
         body = (f"{listing} both {named[0]} and {named[1]}." if len(items) == 2
                 else f"{listing} {', '.join(named[:-1])}, and {named[-1]}.")
-        if _one_sentence_list(body) == named:  # else an "and" or a comma inside an item would blur the list
+        if _one_sentence_list(body) == named:  # else an "and" or a comma in an item's name would blur the list
             return f"{body} {closing}".strip()
     texts = [item.text(rng) for item in items]
     shape = rng.choice((3, 3, 5)) if verb and rng.random() < INLINE_RATE else rng.choices(
@@ -135,21 +134,12 @@ def several_items(items: list[Item], opener: str, rng: random.Random, closing: s
     return f"{body}\n{closing}" if closing and shape == 2 else f"{body} {closing}".strip()
 
 
-def _listable(item: Item, *, both: bool) -> bool:
-    """Few enough clauses to run on without commas, and no two "that ..." running into each other ("that is
-    anti-aging that supports ..."; two of them are joined by "and" where "both" does not need it)."""
-    leads = [clause.startswith("that ") for clause in item.clauses]
-    joined = len(leads) == 2 and not both
-    return len(leads) <= MAX_LISTED_CLAUSES and (joined or not any(a and b for a, b in pairwise(leads)))
-
-
-def _in_list(item: Item, *, both: bool) -> str:
-    """An item inside a one-sentence list, its clauses without commas ("a red jersey in size large with free
-    shipping"), two of one form joined by "and" unless "both ... and ..." needs the only "and"."""
-    first, *rest = item.clauses or [""]
-    if len(item.clauses) == 2 and not both and first.startswith("that ") == rest[0].startswith("that "):
-        return f"{item.phrase} {first} and {rest[0]}"
-    return " ".join([item.phrase, *item.clauses])
+def _in_list(item: Item, rng: random.Random) -> str:
+    """An item inside a one-sentence list: one clause after its name, several in brackets ("a red jersey (in size
+    large, with free shipping)"), as the official set writes them, so the list's own commas and "and" stay clear."""
+    if len(item.clauses) < 2:
+        return item.text(rng)
+    return f"{item.phrase} ({join_clauses(item.clauses, rng)})"
 
 
 def _distinct(weights: dict[str, int], count: int, rng: random.Random) -> list[str]:
@@ -243,21 +233,29 @@ def split_items(body: str) -> list[str]:
 
 
 def _one_sentence_list(body: str) -> list[str]:
-    """The items of "... both A and B." (the one "and", a price's "between 5 and 9" aside, with a product named on
-    each side) or "... A, B, and C." (a product named between every two commas: not a clause's list of services),
-    else []."""
+    """The items of "... both A and B." (the one "and" outside brackets, a price's "between 5 and 9" aside, with a
+    product named on each side) or "... A, B, and C." (a product named between every two commas outside brackets:
+    not a clause's list of services), else []."""
     for sentence in SENTENCE_END.split(body):
         _, both, pair = sentence.partition(" both ")
         if both:
-            splits = [(pair[:m.start()].strip(), pair[m.end():].strip()) for m in BOTH_AND.finditer(pair)]
+            splits = [(pair[:at].strip(), pair[end:].strip()) for at, end in _outside_brackets(pair, BOTH_AND)]
             named = [list(split) for split in splits if all(map(_names_product, split))]
             if len(named) == 1:
                 return named[0]
-        if ", and " in sentence:
-            parts = [LISTING.sub("", part).strip() for part in COMMA_LIST.split(sentence)]
+        commas = _outside_brackets(sentence, COMMA_LIST)
+        if any(sentence[at:end] == ", and " for at, end in commas):
+            bounds = [0, *(i for span in commas for i in span), len(sentence)]
+            parts = [LISTING.sub("", sentence[a:b]).strip() for a, b in zip(bounds[::2], bounds[1::2], strict=True)]
             if all(map(_names_product, parts)):
                 return parts
     return []
+
+
+def _outside_brackets(text: str, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
+    """Where `pattern` matches outside brackets: an item's own clauses in brackets keep their commas and "and"."""
+    return [(m.start(), m.end()) for m in pattern.finditer(text)
+            if text.count("(", 0, m.start()) == text.count(")", 0, m.start())]
 
 
 def _names_product(text: str) -> bool:

@@ -180,7 +180,6 @@ KINDS: tuple[Kind, ...] = (
     Kind("Media, Music & Books > Musical Instruments > Musical Accessories", ("Strings", "Bow", "Clip-On Tuner",
          "Shoulder Rest", "Gig Bag"), ("D'Addario", "Ernie Ball", "Alice", "Heart String", "Aroma", "Ortega"),
          (80, 2500), title_attrs={"instrument": INSTRUMENTS},
-         attrs={"music_accessories_function": ("tuning", "playing", "protection", "maintenance")},
          descriptors=("Professional", "Student", "Handmade", "Premium"),
          features=("Warm and clear tone.", "Fits standard sizes.", "Made by experienced craftsmen."),
          knowledge="instrument"),
