@@ -1,12 +1,11 @@
-"""How generated instructions say things, and how they are read back.
+"""How generated instructions say things.
 
 A shopper names a product in their own words (`noun_phrase`: "a red Nike basketball jersey", brand as the catalog
 writes it, a few title qualities in the order people say them, article and plural by `inflect`, never a detail
 stated elsewhere) and states each constraint once, the way people do (wording.py: "in size large", "with
 complimentary shipping", "under 500 PHP", "decaf" before the noun). Every clause has a fixed lead and its value ends
-where the next clause's lead begins, so `parse_item` recovers exactly the constraints that were written: the task
-generator keeps a task only if `parse_item(text)` gives back its target's constraints (`stated_exactly`), and the
-`heuristic` baseline reads instructions through the same parser, i.e. through nothing but the instruction's words.
+where the next clause's lead begins (`LEADS`), so reading.py's `parse_item` recovers exactly the constraints that
+were written.
 """
 
 from __future__ import annotations

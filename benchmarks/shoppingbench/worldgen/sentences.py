@@ -2,10 +2,10 @@
 (`split_items`), which finds each named item's text again.
 
 One item: one sentence ("Looking for ..."), or the product and then its details ("... Preferably in size large,
-with free shipping."). Several: an inline numbered list, "First, ... Next, I need ... Lastly, ...", a line per
-item, "... I also need ...", or one sentence ("a ..., and
-also a ..."). A sentence of context comes first only when every product
-fits one context group (wording.CONTEXTS), chosen by the products' categories.
+with free shipping."). Several: one sentence of them all ("Find shops offering both a ... and a ...", "I'm looking
+for a ..., a ... (in size large, with free shipping), and a ..."), an inline numbered list, "First, ... Second, ...
+Third, ...", a line per item, "... Also, I need ...", or "a ..., and also a ...". A sentence of context comes first
+only when every product fits one context group (wording.CONTEXTS), chosen by the products' categories.
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ SHAPE_WEIGHTS = {2: (0.3, 1.5, 0.2, 1, 6), 3: (0.4, 6, 0.3, 1.5, 0), 4: (1.2, 5,
 sentence (76 of 89), three or four mostly "First, ... Second, ... Lastly, ..." (48 of 86, 35 of 75), a numbered list
 now and then for four (18 of 75); never a list joined with semicolons after a colon."""
 MAX_LISTED_CLAUSES = 4
+"""An item with more details than this is never put in a one-sentence list."""
 ONE_SENTENCE_LIST = {"shop": {2: 0.9, 3: 0.6, 4: 0.4}, "voucher": {2: 0.0, 3: 0.45, 4: 0.45}}
 """How often several items that allow it are said in one sentence: "Find shops offering both a ... and a ..." (63 of
 the official 89 two-item shop requests), "I'm looking for a ..., a ..., and a ..." (about half the official three-
