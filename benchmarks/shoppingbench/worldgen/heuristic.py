@@ -166,9 +166,8 @@ def _queries(spec: ItemSpec) -> list[str]:
 
 def _find_args(query: str, page: int, spec: ItemSpec, shop_id: str | None) -> dict[str, Any]:
     arguments: dict[str, Any] = {"q": query, "page": page}
-    if spec.price_min is not None or spec.price_max is not None:  # the search tool's "low-high" price filter
-        low = "" if spec.price_min is None else f"{spec.price_min:g}"
-        arguments["price"] = f"{low}-{'' if spec.price_max is None else f'{spec.price_max:g}'}"
+    if spec.price_filter:
+        arguments["price"] = spec.price_filter
     if spec.services:
         arguments["service"] = ",".join(spec.services)
     if shop_id:

@@ -107,6 +107,15 @@ class ItemSpec:
     services: list[str] = field(default_factory=list)
     pairs: list[tuple[str, str]] = field(default_factory=list)
 
+    @property
+    def price_filter(self) -> str | None:
+        """The stated bounds as the search tool's "low-high" price argument."""
+        if self.price_min is None and self.price_max is None:
+            return None
+        low = "" if self.price_min is None else f"{self.price_min:g}"
+        high = "" if self.price_max is None else f"{self.price_max:g}"
+        return f"{low}-{high}"
+
     def price_constraint(self) -> PriceConstraint | None:
         if self.price_mode == "less than":
             return {"less than": [0, self.price_max]}

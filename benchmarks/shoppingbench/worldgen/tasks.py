@@ -418,8 +418,6 @@ def voucher_tasks(products: list[Product], count: int, rng: random.Random, tools
     return tasks
 
 
-
-
 def draw_voucher(prices: list[float], shop_ids: list[str], voucher_type: Literal["platform", "shop"],
                  rng: random.Random) -> Voucher:
     """A voucher by the official rules; price after voucher and budget come from voucher.quote."""
